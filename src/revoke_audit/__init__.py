@@ -1,0 +1,1 @@
+"""revoke-audit: find uncaught revokes and defective tricks in bridge hand records."""

@@ -1,0 +1,99 @@
+"""The normalised board record every reader produces, and the ``Diagnostic`` for what it could
+not read.  Frozen dataclasses: a record is a fact about a file, never edited after reading."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import SEATS, card_str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A problem found while reading: stable ``code`` (``PS...``), one sentence, and where."""
+
+    code: str
+    message: str
+    source: str
+    line: int | None
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {self.code} {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One card as the record shows it.
+
+    ``seat``: who played it - the PBN column's seat; for LIN, the hand that holds the card when
+    the deal is known (LIN does not say who played), else None.  ``card``: None when the record
+    writes ``-`` (unknown / not played).  ``marks``: ``"R"`` for ``^R`` (marked as a revoke),
+    ``"L"`` for ``^L`` (led out of turn).  ``trick``: 1-based trick of the source's layout (a PBN
+    play line) or None where the source has no trick boundaries (LIN)."""
+
+    seat: int | None
+    card: int | None
+    marks: tuple[str, ...] = ()
+    line: int = 0
+    trick: int | None = None
+
+    def __str__(self) -> str:
+        seat = SEATS[self.seat] if self.seat is not None else "?"
+        marks = "".join("^" + m + " " for m in self.marks)
+        return f"{seat}:{marks}{card_str(self.card)}"
+
+
+@dataclass(frozen=True)
+class BoardRecord:
+    """One board as read from a file, before any replay.
+
+    Hands are 52-bit masks indexed by seat (N, E, S, W); ``hands`` is None when the record has
+    no readable deal, and a single hand is None when the record leaves it unknown.  Calls are
+    normalised (``P X XX 1C .. 7NT``).  Contracts are strings (``4S``, ``3NTX``, ``Pass``)."""
+
+    source: str
+    line: int
+    game: int
+    format: str  # "pbn" | "lin"
+    room: str = ""
+    event: str = ""
+    site: str = ""
+    date: str = ""
+    board: str = ""
+    dealer: int | None = None
+    vul: str | None = None  # "None" | "NS" | "EW" | "All"
+    names: tuple[str, str, str, str] = ("", "", "", "")  # N, E, S, W
+    scoring: str = ""
+    tags: dict[str, str] = field(default_factory=dict)  # every tag as read (after inheritance)
+    hands: tuple[int | None, int | None, int | None, int | None] | None = None
+    deal_line: int | None = None
+    auction: tuple[str, ...] = ()
+    auction_line: int | None = None
+    contract_stated: str | None = None
+    declarer_stated: int | None = None
+    contract_derived: str | None = None  # from the auction; None if it is absent or unfinished
+    declarer_derived: int | None = None
+    declarer_swapped: bool = False  # PBN ``^N``: declarer and dummy swapped, lead from wrong side
+    play_leader: int | None = None  # PBN [Play "W"]: the seat of the first card
+    play_line: int | None = None
+    play: tuple[Play, ...] = ()
+    play_stopped: bool = False  # PBN ``*``: no more cards given
+    claim: int | None = None  # LIN ``mc``: total tricks for declarer
+    claim_line: int | None = None
+    result_stated: int | None = None  # PBN Result: tricks won by declarer
+    result_flagged: bool = False  # PBN ``^9``: stated result known to differ from the play
+    result_line: int | None = None
+    lin_result: str | None = None  # vugraph ``rs`` entry for this board and room (``4HE=``)
+    diagnostics: tuple[Diagnostic, ...] = ()
+    unreadable: bool = False  # nothing usable could be read (a board row is still written)
+
+    @property
+    def contract(self) -> str | None:
+        """The contract to audit: the stated one, else the one derived from the auction."""
+        return self.contract_stated if self.contract_stated is not None else self.contract_derived
+
+    @property
+    def declarer(self) -> int | None:
+        if self.contract_stated is not None or self.declarer_stated is not None:
+            return self.declarer_stated if self.declarer_stated is not None else self.declarer_derived
+        return self.declarer_derived
