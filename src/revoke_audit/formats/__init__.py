@@ -1,1 +1,141 @@
-"""Readers: one module per input format."""
+"""Open paths (files, folders, ``.gz``, ``.zip``, ``-`` for stdin), tell PBN from LIN by
+content, and stream board records.
+
+Nothing here raises on bad input: a file that cannot be opened or read still yields one
+``unreadable`` record carrying a diagnostic, so it shows in the report.  Archive members are
+read in memory-bounded streams, never extracted, so no member name can escape to the disk."""
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import sys
+import zipfile
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterable, Iterator
+
+from ..record import BoardRecord, Diagnostic
+
+SUFFIXES = (".pbn", ".lin", ".gz", ".zip")
+MAX_MEMBER_BYTES = 512 << 20  # decompressed bytes read from one archive member or .gz file
+_LIN_START = re.compile(rb"^\s*[a-zA-Z]{2}\|")
+_PBN_START = re.compile(rb"^\s*(%|\[|;|\{)")
+
+
+def read_boards(paths: Iterable[str | os.PathLike]) -> Iterator[BoardRecord]:
+    """Every board record in ``paths``, in order; folders are walked recursively (sorted)."""
+    for path in paths:
+        p = str(path)
+        if p == "-":
+            yield from read_stream(sys.stdin.buffer, "<stdin>", "")
+        elif os.path.isdir(p):
+            for f in _walk(p):
+                yield from read_file(f)
+        else:
+            yield from read_file(p)
+
+
+def _walk(folder: str) -> Iterator[str]:
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            if name.lower().endswith(SUFFIXES):
+                yield os.path.join(root, name)
+
+
+def read_file(path: str) -> Iterator[BoardRecord]:
+    """Records of one file (plain, ``.gz`` or ``.zip``)."""
+    low = path.lower()
+    try:
+        if low.endswith(".zip"):
+            yield from _read_zip(path)
+            return
+        opener: Callable[[], BinaryIO] = (
+            (lambda: gzip.open(path, "rb")) if low.endswith(".gz") else (lambda: open(path, "rb")))
+        with opener() as fh:
+            inner = path[:-3] if low.endswith(".gz") else path
+            yield from read_stream(_Limited(fh), path, inner)
+    except (OSError, EOFError, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
+        yield unreadable(path, "PS001", f"cannot read file: {exc}")
+
+
+def _read_zip(path: str) -> Iterator[BoardRecord]:
+    with zipfile.ZipFile(path) as zf:
+        for info in zf.infolist():
+            if info.is_dir() or not info.filename.lower().endswith(SUFFIXES[:2]):
+                continue
+            source = f"{path}!{info.filename}"
+            try:
+                with zf.open(info) as fh:
+                    yield from read_stream(_Limited(fh), source, info.filename)
+            except (OSError, EOFError, zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
+                yield unreadable(source, "PS001", f"cannot read archive member: {exc}")
+
+
+class _Limited(io.RawIOBase):
+    """A read-only stream that stops after ``MAX_MEMBER_BYTES`` (zip/gzip bombs)."""
+
+    def __init__(self, fh: BinaryIO, limit: int = MAX_MEMBER_BYTES):
+        self.fh, self.left, self.cut = fh, limit, False
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        if self.left <= 0:
+            self.cut = self.cut or bool(self.fh.read(1))
+            return b""
+        n = self.left if n is None or n < 0 else min(n, self.left)
+        data = self.fh.read(n)
+        self.left -= len(data)
+        return data
+
+
+def sniff(head: bytes, name: str) -> str | None:
+    """``pbn`` or ``lin`` from the first bytes (content first, then the file name)."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n\x1a")
+    if _LIN_START.match(text):
+        return "lin"
+    if _PBN_START.match(text):
+        return "pbn"
+    low = name.lower()
+    if low.endswith(".lin"):
+        return "lin"
+    if low.endswith(".pbn"):
+        return "pbn"
+    if b"|" in text[:200] and re.search(rb"\b(md|pn|qx|vg)\|", text):
+        return "lin"
+    return None
+
+
+def read_stream(fh: BinaryIO, source: str, name: str) -> Iterator[BoardRecord]:
+    """Records from one open binary stream, format sniffed from its content."""
+    buffered = fh if isinstance(fh, io.BufferedReader) else io.BufferedReader(fh, 1 << 16)
+    head = buffered.peek(4096)[:4096]
+    if not head.strip(b" \t\r\n\x1a"):
+        yield unreadable(source, "PS007", "the file is empty")
+        return
+    kind = sniff(head, name or source)
+    if kind is None:
+        yield unreadable(source, "PS003", "content is neither PBN nor LIN")
+        return
+    if kind == "pbn":
+        from .pbn import read_pbn as reader
+    else:
+        from .lin import read_lin as reader
+    n = 0
+    for record in reader(buffered, source):
+        n += 1
+        yield record
+    if isinstance(fh, _Limited) and fh.cut:
+        yield unreadable(source, "PS008", f"file larger than {MAX_MEMBER_BYTES >> 20} MiB "
+                         "decompressed; the rest was not read", game=n + 1)
+    elif n == 0:
+        yield unreadable(source, "PS003", f"no board found in this {kind.upper()} file")
+
+
+def unreadable(source: str, code: str, message: str, line: int = 1, game: int = 1) -> BoardRecord:
+    """A placeholder record so that a file that yields nothing still has its row."""
+    return BoardRecord(source=source, line=line, game=game, format="", unreadable=True,
+                       diagnostics=(Diagnostic(code, message, source, line),))

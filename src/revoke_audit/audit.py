@@ -1,0 +1,150 @@
+"""One board from record to report row: replay, rule, score, cross-check stated results.
+
+This is the library's main entry for a single board (``audit_board``) and for a stream of
+records (``audit_records``); ``audit_paths`` in ``__init__`` adds reading and DataFrames."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from .cards import SEATS, SUITS, card_str, holding_str
+from .findings import Finding
+from .laws import TABLE, Ruling, get_code
+from .record import BoardRecord
+from .replay import Replay, replay
+from .scoring import result_string, score_ns
+
+IRREGULAR = ("RV", "DT")
+
+
+@dataclass
+class BoardAudit:
+    """Everything found about one board, and its row for boards.csv."""
+
+    record: BoardRecord
+    replay: Replay
+    ruling: Ruling
+    findings: list[Finding] = field(default_factory=list)
+    tricks_stated: int | None = None
+
+    def count(self, family: str) -> int:
+        return sum(1 for f in self.findings if f.code.startswith(family))
+
+    @property
+    def status(self) -> str:
+        if self.record.unreadable:
+            return "unreadable"
+        if any(f.code.startswith(IRREGULAR) for f in self.findings):
+            return "irregular"
+        if self.count("RC"):
+            return "inconsistent"
+        return "clean"
+
+
+def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE) -> BoardAudit:
+    """Replay ``record`` and rule it under ``laws`` (an edition name from ``laws.EDITIONS``)."""
+    findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
+    try:
+        rp = replay(record)
+        ruling = get_code(laws).rule(rp, discovered)
+        audit = BoardAudit(record, rp, ruling, findings + rp.findings + ruling.findings)
+        _check_stated(audit)
+        _check_marks(audit)
+    except Exception as exc:  # a bug must not stop the run: the board is reported instead
+        rp, ruling = Replay(record), Ruling(laws)
+        findings.append(Finding("RC099", f"internal error while auditing this board "
+                                f"({type(exc).__name__}: {exc}); please report it", record.line))
+        audit = BoardAudit(record, rp, ruling, findings)
+    audit.findings.sort(key=lambda f: (f.line or 0, f.trick or 0))
+    return audit
+
+
+def audit_records(records: Iterable[BoardRecord], laws: str = "2017",
+                  discovered: str = TABLE) -> Iterator[BoardAudit]:
+    for record in records:
+        yield audit_board(record, laws, discovered)
+
+
+# --- stated results -------------------------------------------------------------------------
+
+_RS = re.compile(r"^([1-7])(NT|N|S|H|D|C)([NESW])(X{0,2}|x{0,2})([=+-]\d*|=)?$", re.IGNORECASE)
+
+
+def _check_stated(a: BoardAudit) -> None:
+    """Result / LIN ``rs`` against the play (RC023, RC024).  A stated result equal to the
+    adjusted one is the table's ruling, not an error; ``^9`` says the difference is known."""
+    rec, rp = a.record, a.replay
+    played, adjusted = rp.tricks_played, a.ruling.tricks_adjusted
+    if rec.result_stated is not None and rec.format == "pbn":
+        a.tricks_stated = rec.result_stated
+        if (rp.play_status == "complete" and played is not None and not rec.result_flagged
+                and rec.result_stated not in (played, adjusted)):
+            a.findings.append(Finding(
+                "RC023", f"Result says {rec.result_stated} tricks for declarer but the play gives "
+                f"{played}", rec.result_line or rec.line))
+    if rec.lin_result:
+        _check_rs(a, rec.lin_result, played, adjusted)
+    elif rec.claim is not None:
+        a.tricks_stated = rec.claim
+
+
+def _check_rs(a: BoardAudit, text: str, played: int | None, adjusted: int | None) -> None:
+    rec = a.record
+    m = _RS.match(text.strip())
+    if not m:
+        if text.strip().upper() in ("P", "PASS", "AP"):
+            a.tricks_stated = None
+        return
+    level = int(m.group(1))
+    strain = "NT" if m.group(2).upper() in ("N", "NT") else m.group(2).upper()
+    declarer = SEATS.index(m.group(3).upper())
+    diff = m.group(5) or "="
+    tricks = 6 + level + (0 if diff == "=" else int(diff))
+    a.tricks_stated = tricks
+    contract = f"{level}{strain}{m.group(4).upper()}"
+    problems = []
+    if rec.contract and contract != rec.contract:
+        problems.append(f"contract {contract} (play has {rec.contract})")
+    if rec.declarer is not None and declarer != rec.declarer:
+        problems.append(f"declarer {SEATS[declarer]} (play has {SEATS[rec.declarer]})")
+    if played is not None and tricks not in (played, adjusted):
+        problems.append(f"{tricks} tricks (play gives {played})")
+    if problems:
+        a.findings.append(Finding("RC024", f"vugraph result {text} disagrees: " + ", ".join(problems),
+                                  rec.line))
+
+
+def _check_marks(a: BoardAudit) -> None:
+    """A revoke the record does not mark ``^R``, on a board whose producer marks revokes."""
+    rp = a.replay
+    if a.record.format != "pbn" or not any("R" in p.marks for p in a.record.play):
+        return
+    for f in rp.revokes:
+        if not f.marked:
+            a.findings.append(Finding(
+                "RC031", f"trick {f.trick}: {card_str(f.card)} is a revoke (holding "
+                f"{holding_str(f.held)} on a {SUITS[f.suit_led]} lead) but is not marked ^R",
+                f.line, trick=f.trick, seat=f.seat, card=f.card))
+
+
+def board_row(a: BoardAudit) -> dict[str, object]:
+    """The boards.csv row (columns in report.BOARD_COLUMNS order)."""
+    rec, rp, ruling = a.record, a.replay, a.ruling
+    contract, declarer = rec.contract, rec.declarer
+    played, adjusted = rp.tricks_played, ruling.tricks_adjusted
+    duplicate = ruling.scoring == "duplicate"
+    return {
+        "source": rec.source, "line": rec.line, "game": rec.game, "event": rec.event,
+        "date": rec.date, "board": rec.board, "room": rec.room,
+        "dealer": SEATS[rec.dealer] if rec.dealer is not None else "",
+        "vul": rec.vul or "", "declarer": SEATS[declarer] if declarer is not None else "",
+        "contract": contract or "", "play": rp.play_status,
+        "tricks_stated": a.tricks_stated, "tricks_played": played, "tricks_adjusted": adjusted,
+        "result_adjusted": result_string(contract, adjusted),
+        "score_ns": score_ns(contract, declarer, rec.vul, played) if duplicate else None,
+        "score_ns_adjusted": score_ns(contract, declarer, rec.vul, adjusted) if duplicate else None,
+        "revokes": a.count("RV"), "defective_tricks": a.count("DT"),
+        "record_errors": a.count("RC"), "laws": ruling.edition, "status": a.status,
+        "scoring": ruling.scoring, "parse_problems": a.count("PS"),
+    }

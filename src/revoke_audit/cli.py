@@ -1,0 +1,143 @@
+"""The ``revoke-audit`` command: a thin click layer over the library.
+
+Exit codes: 0 nothing at or above ``--fail-on``; 1 findings at or above it; 2 usage or I/O
+error.  Only this module decides exit codes."""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+import click
+
+from .audit import audit_board, board_row
+from .formats import read_boards
+from .laws import AFTER_ROUND, EDITIONS, TABLE
+from .report import (BOARD_COLUMNS, FINDING_COLUMNS, CsvSink, finding_row, github_line,
+                     json_board, safe_cell, text_line)
+from .sarif import sarif_document
+
+FAIL_LEVELS = {"irregular": ("RV", "DT"), "inconsistent": ("RV", "DT", "RC"),
+               "any": ("RV", "DT", "RC", "PS"), "none": ()}
+
+
+@click.group()
+@click.version_option(package_name="revoke-audit")
+def main() -> None:
+    """Find uncaught revokes and defective tricks in PBN/LIN hand records and apply the Laws."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="boards CSV to write")
+@click.option("--findings", "findings_path", type=click.Path(dir_okay=False),
+              help="findings CSV to write")
+@click.option("--format", "fmt", type=click.Choice(["text", "csv", "json", "jsonl", "github", "sarif"]),
+              default="text", show_default=True, help="what goes to stdout")
+@click.option("--laws", type=click.Choice(sorted(EDITIONS)), default="2017", show_default=True,
+              help="edition of the Laws to apply")
+@click.option("--discovered", type=click.Choice([TABLE, AFTER_ROUND]), default=TABLE,
+              show_default=True,
+              help="after-round: revokes found now were noticed after the round (64B5): no "
+                   "automatic transfer, 64C review")
+@click.option("--fail-on", type=click.Choice(list(FAIL_LEVELS)), default="irregular",
+              show_default=True, help="which findings make the exit code 1")
+@click.option("--exit-zero", is_flag=True, help="exit 0 even when findings are present")
+@click.option("-q", "--quiet", is_flag=True, help="no per-finding lines, only the summary")
+def audit(paths, output, findings_path, fmt, laws, discovered, fail_on, exit_zero, quiet) -> None:
+    """Audit every board in PATHS (files, folders, .gz, .zip; - for stdin)."""
+    sinks = _open_sinks(output, findings_path)
+    tally: Counter[str] = Counter()
+    families: Counter[str] = Counter()
+    collected: list = []
+    try:
+        for record in _progress(read_boards(paths), quiet):
+            a = audit_board(record, laws, discovered)
+            tally[a.status] += 1
+            for f in a.findings:
+                families[f.code[:2]] += 1
+            _emit(a, sinks, fmt, quiet, collected)
+    except OSError as exc:
+        for sink in sinks.values():
+            sink.abort()
+        raise click.ClickException(f"cannot write report: {exc}") from exc
+    for sink in sinks.values():
+        sink.close()
+    _finish_stdout(fmt, collected)
+    _summary(tally, families, fmt)
+    fail = any(families[f] for f in FAIL_LEVELS[fail_on])
+    sys.exit(1 if fail and not exit_zero else 0)
+
+
+def _open_sinks(output, findings_path) -> dict[str, CsvSink]:
+    sinks = {}
+    try:
+        if output:
+            sinks["boards"] = CsvSink(output, BOARD_COLUMNS)
+        if findings_path:
+            sinks["findings"] = CsvSink(findings_path, FINDING_COLUMNS)
+    except OSError as exc:
+        for sink in sinks.values():
+            sink.abort()
+        raise click.ClickException(f"cannot write report: {exc}") from exc
+    return sinks
+
+
+def _progress(records, quiet):
+    if quiet or not sys.stderr.isatty():
+        return records
+    from tqdm import tqdm
+    return tqdm(records, unit=" boards", file=sys.stderr, leave=False)
+
+
+def _emit(a, sinks, fmt, quiet, collected) -> None:
+    row = board_row(a)
+    if "boards" in sinks:
+        sinks["boards"].write(row)
+    if "findings" in sinks:
+        for f in a.findings:
+            sinks["findings"].write(finding_row(a, f))
+    if fmt == "text" and not quiet:
+        for f in a.findings:
+            click.echo(text_line(a, f))
+    elif fmt == "github":
+        for f in a.findings:
+            click.echo(github_line(a, f))
+    elif fmt == "jsonl":
+        click.echo(json_board(a))
+    elif fmt == "csv":
+        if not collected:
+            collected.append(True)
+            click.echo(",".join(BOARD_COLUMNS))
+        click.echo(_csv_line([row[c] for c in BOARD_COLUMNS]))
+    elif fmt in ("json", "sarif"):
+        collected.append((row, [finding_row(a, f) for f in a.findings]))
+
+
+def _csv_line(values) -> str:
+    import csv
+    import io
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="").writerow([safe_cell(v) for v in values])
+    return buf.getvalue()
+
+
+def _finish_stdout(fmt, collected) -> None:
+    if fmt == "json":
+        doc = {"boards": [r for r, _ in collected], "findings": [f for _, fs in collected for f in fs]}
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+    elif fmt == "sarif":
+        click.echo(json.dumps(sarif_document([f for _, fs in collected for f in fs]), indent=1))
+
+
+def _summary(tally, families, fmt) -> None:
+    boards = sum(tally.values())
+    text = (f"{boards} boards: {tally['clean']} clean, {tally['irregular']} irregular, "
+            f"{tally['inconsistent']} inconsistent, {tally['unreadable']} unreadable; "
+            f"{families['RV']} revoke findings, {families['DT']} defective tricks, "
+            f"{families['RC']} record errors, {families['PS']} parse problems")
+    click.echo(text, err=fmt != "text")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

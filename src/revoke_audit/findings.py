@@ -1,0 +1,49 @@
+"""A finding: one irregularity or inconsistency, as data with a stable code and a position.
+
+Codes and titles live in ``codes.py``; families: ``RV`` revokes, ``DT`` defective tricks,
+``RC`` record consistency, ``PS`` parse problems (a reader's ``Diagnostic`` becomes a ``PS``
+finding in the report)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    message: str
+    line: int | None = None
+    law: str = ""
+    trick: int | None = None
+    seat: int | None = None
+    role: str = ""
+    suit_led: int | None = None
+    card: int | None = None
+    held: int = 0  # mask: the cards of the suit led the offender held
+    established: bool | None = None
+    transferred: int | None = None
+    equity_tricks: int | None = None
+
+    @property
+    def family(self) -> str:
+        return self.code[:2]
+
+
+def role_of(seat: int, declarer: int | None) -> str:
+    """``declarer``, ``dummy`` or ``defender`` (empty when declarer is unknown)."""
+    if declarer is None:
+        return ""
+    if seat == declarer:
+        return "declarer"
+    if seat == (declarer + 2) % 4:
+        return "dummy"
+    return "defender"
+
+
+def seat_name(seat: int | None) -> str:
+    return {0: "North", 1: "East", 2: "South", 3: "West"}.get(seat, "?") if seat is not None else "?"
+
+
+__all__ = ["Finding", "role_of", "seat_name", "SEATS"]

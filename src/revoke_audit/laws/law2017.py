@@ -1,0 +1,171 @@
+"""The Laws of Duplicate Bridge 2017: revokes (Laws 61-64, 62D) and defective tricks (67B).
+
+Each clause is one method, so an older code overrides only the clauses that differ.  The
+order of the checks follows Law 64B: a revoke that meets any exception gets no automatic
+transfer; Law 64C (redress of damage) may still apply and is flagged for review.
+"""
+from __future__ import annotations
+
+from ..cards import SUITS
+from ..replay import DefectFact, Replay, RevokeFact
+from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
+                     is_established, revoke_finding, tricks_for_declarer, winners)
+
+
+class Laws2017:
+    """Laws of Duplicate Bridge 2017 (WBF)."""
+
+    name = "2017"
+    scoring = "duplicate"
+    both_sides_needs_established = True  # 64B7 (2017): both revokes established
+
+    def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
+        """Rule every revoke and defective trick of a replayed board, in trick order."""
+        ruling = Ruling(self.name, scoring=self.scoring)
+        if not rp.auditable:
+            ruling.tricks_adjusted = rp.tricks_played
+            return ruling
+        owners = winners(rp)
+        for fact in rp.revokes:
+            if fact.trick == 12 and is_established(rp, 12, fact.seat):
+                self.twelfth_trick(rp, fact, owners, ruling)
+        pool = TrickPool(rp, owners)
+        self.to_declarer = self.from_declarer = 0
+        items = sorted([(f.trick, 0, f) for f in rp.revokes] + [(d.trick, 1, d) for d in rp.defects],
+                       key=lambda x: (x[0], x[1]))
+        ruled: list[RevokeFact] = []
+        for _, kind, fact in items:
+            if kind == 0:
+                self.rule_revoke(rp, fact, pool, ruled, discovered, ruling)
+                ruled.append(fact)
+            else:
+                self.rule_defect(rp, fact, pool, ruling)
+        base = tricks_for_declarer(rp, pool)
+        ruling.tricks_adjusted = (None if base is None else
+                                  max(0, min(13, base - self.from_declarer + self.to_declarer)))
+        return ruling
+
+    # --- one revoke ---------------------------------------------------------------------
+
+    def rule_revoke(self, rp: Replay, fact: RevokeFact, pool: TrickPool, earlier: list[RevokeFact],
+                    discovered: str, ruling: Ruling) -> None:
+        """Law 63 establishment, then the 64B exceptions in turn, then 64A."""
+        if not is_established(rp, fact.trick, fact.seat):
+            ruling.findings.append(revoke_finding(
+                rp, fact, "RV004", "63A", False, 0,
+                "not established (the record stops before the offending side plays to the next "
+                "trick), so it would have been corrected under Law 62"))
+            return
+        if fact.trick == 12:
+            return  # ruled by twelfth_trick (64B6 / 62D)
+        exception = self.exception(rp, fact, earlier, discovered)
+        if exception:
+            law, why = exception
+            ruling.findings.append(revoke_finding(rp, fact, "RV002", law, True, 0, why))
+            return
+        n, law, why = self.transfer(rp, fact, pool)
+        if n == 0:
+            ruling.findings.append(revoke_finding(
+                rp, fact, "RV002", "64B1", True, 0,
+                "no automatic transfer: the offending side won neither that trick nor a later one"))
+            return
+        self._move(rp, fact.seat, n)
+        ruling.findings.append(revoke_finding(rp, fact, "RV001", law, True, n, why))
+
+    def exception(self, rp: Replay, fact: RevokeFact, earlier: list[RevokeFact],
+                  discovered: str) -> tuple[str, str] | None:
+        """The 64B exceptions a record can show, as (law, reason), or None."""
+        for check in (self.b5_after_round, self.b3_dummy, self.b7_both_sides, self.b2_repeated):
+            got = check(rp, fact, earlier, discovered)
+            if got:
+                return got
+        return None
+
+    def b5_after_round(self, rp, fact, earlier, discovered):
+        """64B4/B5: attention first drawn after the round (or the next deal): no automatic
+        transfer; Law 64C only."""
+        if discovered == AFTER_ROUND:
+            return "64B5", ("found after the round ended: no automatic transfer (64B5); "
+                            "refer to the Director under 64C (the table would have moved "
+                            f"{self._would_move(rp, fact)} trick(s))")
+        return None
+
+    def b3_dummy(self, rp, fact, earlier, discovered):
+        """64B3: a revoke by dummy (failure to play any card of dummy) carries no transfer."""
+        if rp.declarer is not None and fact.seat == (rp.declarer + 2) % 4:
+            return "64B3", "revoke by dummy: no automatic transfer (64B3); 64C may apply"
+        return None
+
+    def b7_both_sides(self, rp, fact, earlier, discovered):
+        """64B7: both sides revoked on the board (2017: both revokes established) - no
+        automatic transfer for either; the Director gives equity under 64C."""
+        other = [f for f in rp.revokes if f.seat % 2 != fact.seat % 2 and f.trick != 13]
+        if self.both_sides_needs_established:
+            other = [f for f in other if is_established(rp, f.trick, f.seat)]
+        if other:
+            return "64B7", ("both sides revoked: no automatic transfer (64B7); refer to the "
+                            "Director for equity under 64C")
+        return None
+
+    def b2_repeated(self, rp, fact, earlier, discovered):
+        """64B2: a second revoke in the same suit by the same player after his first one was
+        established; 64C2(a) covers any damage."""
+        for f in earlier:
+            if f.seat == fact.seat and f.suit_led == fact.suit_led and f.trick < fact.trick \
+                    and is_established(rp, f.trick, f.seat):
+                return "64B2", (f"a second revoke in {SUITS[fact.suit_led]} by the same player "
+                                f"(first on trick {f.trick}): no automatic transfer (64B2); 64C")
+        return None
+
+    def transfer(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> tuple[int, str, str]:
+        """64A1: the offender won the revoke trick -> that trick plus one more if his side won
+        a later one.  64A2: otherwise one trick if his side won that trick or a later one.
+        A trick won by dummy is not won by declarer (64A1 footnote).  Each trick moves once."""
+        side = fact.seat % 2
+        t = fact.trick
+        if pool.owner.get(t) is not None and rp.tricks[t - 1].winner == fact.seat:
+            later = bool(pool.won_by(side, t + 1))
+            n = pool.take(side, t, 2 if later else 1)
+            return n, "64A1", (f"the offender won the revoke trick: {n} trick(s) transferred (64A1)")
+        n = pool.take(side, t, 1)
+        return n, "64A2", "one trick transferred (64A2)"
+
+    def _would_move(self, rp: Replay, fact: RevokeFact) -> int:
+        pool = TrickPool(rp, winners(rp))
+        return self.transfer(rp, fact, pool)[0]
+
+    def _move(self, rp: Replay, offender: int, n: int) -> None:
+        if offender % 2 == rp.declarer % 2:
+            self.from_declarer += n
+        else:
+            self.to_declarer += n
+
+    # --- the twelfth trick, defective tricks ---------------------------------------------
+
+    def twelfth_trick(self, rp: Replay, fact: RevokeFact, owners: dict[int, int],
+                      ruling: Ruling) -> None:
+        """62D / 64B6: a trick-12 revoke is corrected even when established; no transfer.
+        The adjusted result is tricks 12-13 replayed with the correct card."""
+        fixed = corrected_last_two(rp, fact)
+        if fixed is None:
+            why = "trick-12 revoke: no automatic transfer (64B6); the position is not recorded"
+        else:
+            owners.update(fixed)
+            who = ", ".join(f"trick {n} to {'NESW'[w]}" for n, w in sorted(fixed.items()))
+            why = f"trick-12 revoke corrected (62D), no transfer (64B6): {who}"
+        ruling.findings.append(revoke_finding(rp, fact, "RV003", "62D", True, 0, why))
+
+    def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:
+        """67B1: an omitted card is placed in the trick (a card of the suit led if he has one)
+        and he is deemed to have revoked: one trick under 64A2.  67B2: extra cards go back to
+        his hand; the trick keeps its winner; no transfer of itself."""
+        if fact.kind == "extra":
+            ruling.findings.append(defect_finding(
+                rp, fact, "DT002", "67B2", 0,
+                "the extra card goes back to his hand; the trick keeps its winner (67B2)"))
+            return
+        n = pool.take(fact.seat % 2, fact.trick, 1)
+        self._move(rp, fact.seat, n)
+        why = (f"deemed revoke, {n} trick transferred (67B1, 64A2)" if n else
+               "deemed revoke, but his side won no trick from then on (67B1, 64B1)")
+        ruling.findings.append(defect_finding(rp, fact, "DT001", "67B1", n, why))
