@@ -206,7 +206,7 @@ def _replay_grouped(r: Replay, plays: list[Play]) -> None:
             if p is None:
                 break  # the record stops inside this trick
             if p.card is None:
-                if omission == (number, seat):
+                if omission == (number, seat) and i > 0:
                     trick.omitted.append(seat)
                     continue
                 r.add("RC013", f"trick {number}: {seat_name(seat)}'s card is not recorded, so "
@@ -268,9 +268,7 @@ def _replay_sequence(r: Replay, plays: list[Play]) -> None:
             r.tricks.append(trick)
         elif any(s == seat for s, _, _ in trick.plays):
             missing = [s for s in range(4) if trick.card_of(s) is None]
-            nxt = plays[i + 1].card if i + 1 < len(plays) else None
-            nxt_seat = next((s for s in range(4) if nxt is not None and r.record.hands[s] >> nxt & 1), None)
-            if nxt_seat in missing:
+            if _extra_fits_better(r, trick, plays, i):
                 _extra_card(r, trick, seat, p)
                 continue
             trick.omitted.extend(missing)
@@ -298,6 +296,40 @@ def _replay_sequence(r: Replay, plays: list[Play]) -> None:
             for args in skipped:
                 _wrong_hand(r, *args)
             skipped.clear()
+
+
+def _extra_fits_better(r: Replay, trick: Trick, plays: list[Play], i: int) -> bool:
+    """A card from a seat that already played to ``trick``: an extra card (67B2), or the lead
+    of the next trick after the missing seats omitted (67B1)?  Whichever reading makes the next
+    cards come in turn order; on a tie, one extra card rather than several omitted ones."""
+    current = [(s, c) for s, c, _ in trick.plays]
+    as_extra = _turn_errors(r, current, plays, i + 1)
+    as_lead = _turn_errors(r, [], plays, i)
+    missing = 4 - len(current)
+    return as_extra < as_lead or (as_extra == as_lead and missing > 1)
+
+
+def _turn_errors(r: Replay, current: list[tuple[int, int]], plays: list[Play], start: int,
+                 horizon: int = 8) -> int:
+    """How many of the next ``horizon`` cards would come out of turn from this state."""
+    errors = 0
+    trick = list(current)
+    for k in range(start, min(len(plays), start + horizon)):
+        p = plays[k]
+        if p.card is None:
+            break
+        seat = next((s for s in range(4) if r.record.hands[s] >> p.card & 1), None)
+        if trick and seat != (trick[-1][0] + 1) % 4:
+            errors += 1
+        trick.append((seat, p.card))
+        if len(trick) == 4:
+            w = winning_index([c for _, c in trick], r.trump)
+            leader = trick[w][0]
+            trick = []
+            nxt = plays[k + 1] if k + 1 < len(plays) else None
+            if nxt is not None and nxt.card is not None and nxt.seat != leader:
+                errors += 1
+    return errors
 
 
 def _wrong_hand(r: Replay, number: int, expected: int, seat: int, p: Play) -> None:

@@ -82,14 +82,15 @@ class _Limited(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def read(self, n: int = -1) -> bytes:
+    def readinto(self, buf) -> int:
         if self.left <= 0:
             self.cut = self.cut or bool(self.fh.read(1))
-            return b""
-        n = self.left if n is None or n < 0 else min(n, self.left)
-        data = self.fh.read(n)
-        self.left -= len(data)
-        return data
+            return 0
+        data = self.fh.read(min(len(buf), self.left))
+        n = len(data)
+        buf[:n] = data
+        self.left -= n
+        return n
 
 
 def sniff(head: bytes, name: str) -> str | None:
