@@ -17,6 +17,12 @@ from .report import (BOARD_COLUMNS, FINDING_COLUMNS, CsvSink, finding_row, githu
                      json_board, safe_cell, text_line)
 from .sarif import sarif_document
 
+class IOFailure(click.ClickException):
+    """A report that cannot be written: exit code 2, like a usage error."""
+
+    exit_code = 2
+
+
 FAIL_LEVELS = {"irregular": ("RV", "DT"), "inconsistent": ("RV", "DT", "RC"),
                "any": ("RV", "DT", "RC", "PS"), "none": ()}
 
@@ -60,7 +66,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, fail_on, exit_zer
     except OSError as exc:
         for sink in sinks.values():
             sink.abort()
-        raise click.ClickException(f"cannot write report: {exc}") from exc
+        raise IOFailure(f"cannot write report: {exc}") from exc
     for sink in sinks.values():
         sink.close()
     _finish_stdout(fmt, collected)
@@ -79,7 +85,7 @@ def _open_sinks(output, findings_path) -> dict[str, CsvSink]:
     except OSError as exc:
         for sink in sinks.values():
             sink.abort()
-        raise click.ClickException(f"cannot write report: {exc}") from exc
+        raise IOFailure(f"cannot write report: {exc}") from exc
     return sinks
 
 

@@ -58,6 +58,8 @@ def read_file(path: str) -> Iterator[BoardRecord]:
             yield from read_stream(_Limited(fh), path, inner)
     except (OSError, EOFError, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
         yield unreadable(path, "PS001", f"cannot read file: {exc}")
+    except Exception as exc:  # a reader bug must not stop the run; the file still gets a row
+        yield unreadable(path, "PS001", f"internal error reading file ({type(exc).__name__}: {exc})")
 
 
 def _read_zip(path: str) -> Iterator[BoardRecord]:

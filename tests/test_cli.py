@@ -1,0 +1,91 @@
+"""The ``revoke-audit`` command end to end, through click's runner, with exact CSV text."""
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from revoke_audit.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+BOARDS = """\
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0
+"""
+FINDINGS = """\
+source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message
+revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2)
+revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1)
+"""
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    monkeypatch.chdir(FIXTURES / "cli")
+    runner = CliRunner()
+    return lambda *args, **kw: runner.invoke(main, list(args), **kw)
+
+
+def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
+    boards, findings = tmp_path / "boards.csv", tmp_path / "findings.csv"
+    r = cli("audit", "revoke.pbn", "revoke.lin", "-o", str(boards), "--findings", str(findings))
+    assert r.exit_code == 1  # revokes found: the default --fail-on irregular
+    assert boards.read_text() == BOARDS
+    assert findings.read_text() == FINDINGS
+    assert r.output.splitlines() == [
+        "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
+        "holding H7 H6: one trick transferred (64A2)",
+        "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
+        "holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1)",
+        "2 boards: 0 clean, 2 irregular, 0 inconsistent, 0 unreadable; 2 revoke findings, "
+        "0 defective tricks, 0 record errors, 0 parse problems",
+    ]
+    assert not list(tmp_path.glob(".revoke-audit-*"))  # no temp file left behind
+
+
+def test_exit_codes(cli, tmp_path):
+    assert cli("audit", "revoke.pbn", "--exit-zero").exit_code == 0
+    assert cli("audit", "revoke.pbn", "--fail-on", "none").exit_code == 0
+    clean = FIXTURES / "session" / "thursday-pairs.pbn"
+    assert cli("audit", str(clean), "--fail-on", "inconsistent").exit_code == 1
+    assert cli("audit", "revoke.pbn", "--laws", "1066").exit_code == 2
+    r = cli("audit", "revoke.pbn", "-o", str(tmp_path / "no" / "such" / "dir.csv"))
+    assert r.exit_code == 2 and "cannot write report" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_missing_file_is_a_row_not_a_crash(cli, tmp_path):
+    boards = tmp_path / "b.csv"
+    r = cli("audit", "nowhere.pbn", "-o", str(boards))
+    assert r.exit_code == 0  # parse problems do not fail the default --fail-on irregular
+    rows = boards.read_text().splitlines()
+    assert len(rows) == 2 and rows[1].startswith("nowhere.pbn,1,1,") and rows[1].endswith(",unreadable,duplicate,1")
+    assert "PS001" in r.output
+
+
+def test_stdin(cli):
+    r = cli("audit", "-", "--format", "jsonl", input=(FIXTURES / "cli" / "revoke.lin").read_bytes())
+    (line,) = [l for l in r.output.splitlines() if l.startswith("{")]
+    row = json.loads(line)
+    assert row["source"] == "<stdin>" and row["tricks_adjusted"] == 13
+    assert row["findings"][0]["code"] == "RV001"
+
+
+def test_stdout_formats(cli):
+    gh = cli("audit", "revoke.pbn", "--format", "github").output.splitlines()
+    assert gh[0].startswith("::error file=revoke.pbn,line=25,title=RV001::board 2: RV001")
+    sarif = json.loads(cli("audit", "revoke.pbn", "--format", "sarif").stdout)
+    result = sarif["runs"][0]["results"][0]
+    assert result["ruleId"] == "RV001" and result["locations"][0]["physicalLocation"]["region"]["startLine"] == 25
+    doc = json.loads(cli("audit", "revoke.pbn", "--format", "json").stdout)
+    assert doc["boards"][0]["status"] == "irregular" and doc["findings"][0]["law"] == "64A2"
+    csv_out = cli("audit", "revoke.pbn", "--format", "csv").stdout.splitlines()
+    assert csv_out[:2] == BOARDS.splitlines()[:2]
+
+
+def test_quiet_prints_only_the_summary(cli):
+    r = cli("audit", "revoke.pbn", "-q")
+    assert r.output.splitlines() == ["1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; "
+                                     "1 revoke findings, 0 defective tricks, 0 record errors, 0 parse problems"]
