@@ -116,10 +116,21 @@ def _check_rs(a: BoardAudit, text: str, played: int | None, adjusted: int | None
 
 
 def _check_marks(a: BoardAudit) -> None:
-    """A revoke the record does not mark ``^R``, on a board whose producer marks revokes."""
+    """Every ``^R`` mark gets an answer: a revoke (RV/DT), not a revoke (RC030, from the
+    replay), or not checkable (RC032, with the reason).  A revoke the record does not mark, on a
+    board whose producer marks revokes, is RC031."""
     rp = a.replay
-    if a.record.format != "pbn" or not any("R" in p.marks for p in a.record.play):
+    marked = [p for p in a.record.play if "R" in p.marks]
+    if a.record.format != "pbn" or not marked:
         return
+    answered = {f.card for f in rp.revokes} | {f.card for f in rp.findings if f.code == "RC030"}
+    why = next((f.message for f in rp.findings if f.code in ("RC001", "RC002", "RC003", "RC010",
+                                                            "RC011", "RC013")), None)
+    for p in marked:
+        if p.card not in answered:
+            reason = f"the replay stopped earlier ({why})" if why else "the card is not recorded"
+            a.findings.append(Finding("RC032", f"{card_str(p.card)} is marked ^R but could not be "
+                                      f"checked: {reason}", p.line, seat=p.seat, card=p.card))
     for f in rp.revokes:
         if not f.marked:
             a.findings.append(Finding(

@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "RC023": "stated Result disagrees with the play (and with the adjusted result)",
     "RC030": "a card marked ^R is not a revoke",
     "RC099": "internal error while auditing the board (a bug in revoke-audit; please report it)",
+    "RC032": "a card marked ^R that cannot be checked (the replay stopped before it)",
     "RC031": "a revoke the record does not mark ^R (on a board whose producer marks revokes)",
     # --- revokes (RV): Laws 61-64 ---
     "RV001": "established revoke: tricks transferred (64A1 / 64A2)",

@@ -9,7 +9,7 @@ incomplete to know, it stops and says so instead of guessing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .auction import parse_contract
 from .cards import SEATS, SUIT_MASKS, SUITS, card_str, count, deal_problems, holding_str, winning_index
@@ -214,6 +214,7 @@ def _replay_grouped(r: Replay, plays: list[Play]) -> None:
                 r.stopped_at = number
                 return
             if not _play_card(r, hands, trick, seat, p):
+                _hint_time_order(r, hands, group, leader)
                 return
         if len(trick.plays) + len(trick.omitted) == 4:
             _close(r, trick)
@@ -223,6 +224,19 @@ def _replay_grouped(r: Replay, plays: list[Play]) -> None:
                   trick=number)
             r.stopped_at = number
             return
+
+
+def _hint_time_order(r: Replay, hands: list[int], group: list[Play], leader: int) -> None:
+    """Some producers write a trick's cards leader first instead of in seat columns.  When the
+    line reads that way, say so in the RC010 finding: it explains the whole rest of the file."""
+    if not r.findings or r.findings[-1].code != "RC010" or r.record.play_leader is None:
+        return
+    first = r.record.play_leader
+    columns = sorted(group, key=lambda p: (p.seat - first) % 4)
+    if all(p.card is not None and hands[(leader + i) % 4] >> p.card & 1 for i, p in enumerate(columns)):
+        f = r.findings.pop()
+        r.findings.append(replace(f, message=f.message + "; the line reads as the trick in time "
+                                  "order (leader first) instead of seat columns"))
 
 
 def _pbn_omission(r: Replay, plays: list[Play]) -> tuple[int, int] | None:

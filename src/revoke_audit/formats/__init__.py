@@ -40,8 +40,18 @@ def _walk(folder: str) -> Iterator[str]:
     for root, dirs, files in os.walk(folder):
         dirs.sort()
         for name in sorted(files):
-            if name.lower().endswith(SUFFIXES):
-                yield os.path.join(root, name)
+            path = os.path.join(root, name)
+            if name.lower().endswith(SUFFIXES) or ("." not in name and _looks_like_record(path)):
+                yield path
+
+
+def _looks_like_record(path: str) -> bool:
+    """A file without an extension inside a folder counts when its content is PBN or LIN."""
+    try:
+        with open(path, "rb") as fh:
+            return sniff(fh.read(4096), "") is not None
+    except OSError:
+        return False
 
 
 def read_file(path: str) -> Iterator[BoardRecord]:
