@@ -11,6 +11,7 @@ from typing import Iterable, Iterator
 from .cards import SEATS, SUITS, card_str, holding_str
 from .findings import Finding
 from .laws import TABLE, Ruling, get_code
+from .laws.dates import choose_edition, parse_record_date
 from .record import BoardRecord
 from .replay import Replay, replay
 from .scoring import result_string, score_ns
@@ -45,6 +46,9 @@ class BoardAudit:
 def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE) -> BoardAudit:
     """Replay ``record`` and rule it under ``laws`` (an edition name from ``laws.EDITIONS``)."""
     findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
+    laws, note = resolve_laws(record, laws)
+    if note:
+        findings.append(Finding("LW001", note, record.line))
     try:
         rp = replay(record)
         ruling = get_code(laws).rule(rp, discovered)
@@ -58,6 +62,15 @@ def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE
         audit = BoardAudit(record, rp, ruling, findings)
     audit.findings.sort(key=lambda f: (f.line or 0, f.trick or 0))
     return audit
+
+
+def resolve_laws(record: BoardRecord, laws: str) -> tuple[str, str | None]:
+    """The edition to apply: ``laws`` itself, or for ``auto`` the one in force on the record's
+    date (PBN Date, else a year in the event or vugraph title), with a note when uncertain."""
+    if laws != "auto":
+        return laws, None
+    text = record.date if record.date and parse_record_date(record.date) else (record.event or record.date)
+    return choose_edition(text)
 
 
 def audit_records(records: Iterable[BoardRecord], laws: str = "2017",

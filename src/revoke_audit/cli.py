@@ -40,8 +40,8 @@ def main() -> None:
               help="findings CSV to write")
 @click.option("--format", "fmt", type=click.Choice(["text", "csv", "json", "jsonl", "github", "sarif"]),
               default="text", show_default=True, help="what goes to stdout")
-@click.option("--laws", type=click.Choice(sorted(EDITIONS)), default="2017", show_default=True,
-              help="edition of the Laws to apply")
+@click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
+              show_default=True, help="edition of the Laws to apply; auto: by each board's date")
 @click.option("--discovered", type=click.Choice([TABLE, AFTER_ROUND]), default=TABLE,
               show_default=True,
               help="after-round: revokes found now were noticed after the round (64B5): no "

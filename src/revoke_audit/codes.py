@@ -40,6 +40,7 @@ CODES: dict[str, str] = {
     "PS121": "comment not closed: a later tag line closes it",
     "PS122": "unknown charset declared; ignored",
     "PS123": "internal error while reading (a bug): the game is kept with what was read",
+    "PS124": "too many problems in one game (or outside games in one file); the rest not reported",
     # --- LIN reader (PS2xx) ---
     "PS201": "LIN: text outside key|value pairs (not a two-letter key); skipped",
     "PS202": "LIN: md has no readable dealer digit (1=S 2=W 3=N 4=E); dealer unknown",
@@ -70,6 +71,9 @@ CODES: dict[str, str] = {
     "RC099": "internal error while auditing the board (a bug in revoke-audit; please report it)",
     "RC032": "a card marked ^R that cannot be checked (the replay stopped before it)",
     "RC031": "a revoke the record does not mark ^R (on a board whose producer marks revokes)",
+    # --- laws selection (LW): notes, never errors ---
+    "LW001": "--laws auto: the edition chosen from the record's date is uncertain (no date, an "
+             "adoption window, or a code in force that is not implemented)",
     # --- revokes (RV): Laws 61-64 ---
     "RV001": "established revoke: tricks transferred (64A1 / 64A2)",
     "RV002": "established revoke: no automatic transfer (an exception of 64B; 64C may apply)",

@@ -445,12 +445,13 @@ def _fill_last_trick(r: Replay) -> None:
     hands = list(r.hands_at[-1])
     for s, c, _ in trick.plays:
         hands[s] &= ~(1 << c)
+    line = trick.plays[-1][2] if trick.plays else r.record.play[-1].line
     for i in range(4):
         seat = (trick.leader + i) % 4
         if trick.card_of(seat) is None:
             if count(hands[seat]) != 1:
                 return
-            trick.plays.append((seat, hands[seat].bit_length() - 1, trick.plays[-1][2]))
+            trick.plays.append((seat, hands[seat].bit_length() - 1, line))
     _close(r, trick)
 
 
