@@ -10,9 +10,9 @@ from revoke_audit.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 BOARDS = """\
-source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems
-revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0
-revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,
 """
 FINDINGS = """\
 source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message
@@ -61,7 +61,7 @@ def test_missing_file_is_a_row_not_a_crash(cli, tmp_path):
     r = cli("audit", "nowhere.pbn", "-o", str(boards))
     assert r.exit_code == 0  # parse problems do not fail the default --fail-on irregular
     rows = boards.read_text().splitlines()
-    assert len(rows) == 2 and rows[1].startswith("nowhere.pbn,1,1,") and rows[1].endswith(",unreadable,duplicate,1")
+    assert len(rows) == 2 and rows[1].startswith("nowhere.pbn,1,1,") and rows[1].endswith(",unreadable,duplicate,1,,,,,")
     assert "PS001" in r.output
 
 

@@ -14,7 +14,7 @@ from .laws import TABLE, Ruling, get_code
 from .laws.dates import choose_edition, parse_record_date
 from .record import BoardRecord
 from .replay import Replay, replay
-from .scoring import result_string, score_ns
+from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 
 IRREGULAR = ("RV", "DT")
 
@@ -171,4 +171,17 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         "revokes": a.count("RV"), "defective_tricks": a.count("DT"),
         "record_errors": a.count("RC"), "laws": ruling.edition, "status": a.status,
         "scoring": ruling.scoring, "parse_problems": a.count("PS"),
+        **_rubber(a, contract, declarer, played, adjusted),
     }
+
+
+def _rubber(a: BoardAudit, contract, declarer, played, adjusted) -> dict[str, object]:
+    """Trick score below and bonuses above the line, by side, for the rubber codes."""
+    ruling = a.ruling
+    if ruling.scoring != "rubber":
+        return dict.fromkeys(RUBBER_COLUMNS)
+    row = rubber_scores(ruling.edition, contract, declarer, a.record.vul, played, adjusted,
+                        (ruling.penalty_to_declarer_side, ruling.penalty_to_defenders),
+                        (ruling.declarer_side_revoked, ruling.defenders_revoked))
+    notes = "; ".join(ruling.notes + ([row["scoring_notes"]] if row["scoring_notes"] else []))
+    return {**row, "scoring_notes": notes or None}

@@ -18,7 +18,8 @@ BOARD_COLUMNS = (
     "source", "line", "game", "event", "date", "board", "room", "dealer", "vul", "declarer",
     "contract", "play", "tricks_stated", "tricks_played", "tricks_adjusted", "result_adjusted",
     "score_ns", "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "laws",
-    "status", "scoring", "parse_problems",
+    "status", "scoring", "parse_problems", "below_ns", "above_ns", "below_ew", "above_ew",
+    "scoring_notes",
 )
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",

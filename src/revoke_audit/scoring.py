@@ -44,3 +44,38 @@ def score_ns(contract: str | None, declarer: int | None, vul: str | None, tricks
                  penalty=_PENALTY[risk], result=tricks - 6 - level)
     points = c.score(_VUL[vul])
     return points if declarer % 2 == 0 else -points
+
+
+RUBBER_COLUMNS = ("below_ns", "above_ns", "below_ew", "above_ew", "scoring_notes")
+
+
+def rubber_scores(edition: str, contract: str | None, declarer: int | None, vul: str | None,
+                  tricks_played: int | None, tricks_adjusted: int | None,
+                  penalties: tuple[int, int], revoked: tuple[bool, bool]) -> dict[str, object]:
+    """Rubber scoring for the historic codes (1932 Code, bridge-whist), by side.
+
+    ``penalties``: tricks moved to (declarer's side, the defenders) by revoke penalties;
+    ``revoked``: whether (declarer's side, the defenders) revoked.  Empty cells when the
+    contract or the tricks are unknown."""
+    from .rubber import score_1932, score_bridge_whist
+
+    empty = dict.fromkeys(RUBBER_COLUMNS)
+    parsed = parse_contract(contract) if contract else None
+    if not isinstance(parsed, tuple) or declarer is None or tricks_played is None:
+        return empty
+    level, strain, risk = parsed
+    if edition == "bridge-whist":
+        s = score_bridge_whist(strain, risk, tricks_played, penalty_tricks_to_declarer=penalties[0],
+                               penalty_tricks_to_defenders=penalties[1],
+                               declarer_side_revoked=revoked[0], defenders_revoked=revoked[1])
+    else:
+        if tricks_adjusted is None:
+            return empty
+        side_vul = vul == "All" or vul == ("NS" if declarer % 2 == 0 else "EW")
+        s = score_1932(level, strain, risk, side_vul, tricks_adjusted,
+                       revoke_by_declarer_side=revoked[0])
+    decl = (s.below_declarer, s.above_declarer)
+    defs = (s.below_defenders, s.above_defenders)
+    ns, ew = (decl, defs) if declarer % 2 == 0 else (defs, decl)
+    return {"below_ns": ns[0], "above_ns": ns[1], "below_ew": ew[0], "above_ew": ew[1],
+            "scoring_notes": "; ".join(s.notes)}

@@ -26,6 +26,8 @@ class Ruling:
     notes: list[str] = field(default_factory=list)
     penalty_to_declarer_side: int = 0  # tricks moved to declarer's side by the rules
     penalty_to_defenders: int = 0
+    declarer_side_revoked: bool = False  # an established revoke (or deemed one) by that side
+    defenders_revoked: bool = False
 
 
 def is_established(rp: Replay, trick_no: int, seat: int) -> bool:

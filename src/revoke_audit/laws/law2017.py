@@ -22,12 +22,13 @@ class Laws2017:
     def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
         """Rule every revoke and defective trick of a replayed board, in trick order."""
         ruling = Ruling(self.name, scoring=self.scoring)
+        self.revoked: set[int] = set()  # sides with an established revoke (0 = N-S, 1 = E-W)
         if not rp.auditable:
             ruling.tricks_adjusted = rp.tricks_played
             return ruling
         owners = winners(rp)
         for fact in rp.revokes:
-            if fact.trick == 12 and is_established(rp, 12, fact.seat):
+            if self.corrects_twelfth(rp, fact):
                 self.twelfth_trick(rp, fact, owners, ruling)
         pool = TrickPool(rp, owners)
         self.to_declarer = self.from_declarer = 0
@@ -43,6 +44,9 @@ class Laws2017:
         base = tricks_for_declarer(rp, pool)
         ruling.tricks_adjusted = (None if base is None else
                                   max(0, min(13, base - self.from_declarer + self.to_declarer)))
+        ruling.penalty_to_declarer_side, ruling.penalty_to_defenders = self.to_declarer, self.from_declarer
+        ruling.declarer_side_revoked = rp.declarer % 2 in self.revoked
+        ruling.defenders_revoked = (rp.declarer + 1) % 2 in self.revoked
         return ruling
 
     # --- one revoke ---------------------------------------------------------------------
@@ -50,13 +54,14 @@ class Laws2017:
     def rule_revoke(self, rp: Replay, fact: RevokeFact, pool: TrickPool, earlier: list[RevokeFact],
                     discovered: str, ruling: Ruling) -> None:
         """Law 63 establishment, then the 64B exceptions in turn, then 64A."""
-        if not is_established(rp, fact.trick, fact.seat):
+        if not self.established(rp, fact):
             ruling.findings.append(revoke_finding(
                 rp, fact, "RV004", "63A", False, 0,
                 "not established (the record stops before the offending side plays to the next "
                 "trick), so it would have been corrected under Law 62"))
             return
-        if fact.trick == 12:
+        self.revoked.add(fact.seat % 2)
+        if self.corrects_twelfth(rp, fact):
             return  # ruled by twelfth_trick (64B6 / 62D)
         exception = self.exception(rp, fact, earlier, discovered)
         if exception:
@@ -65,12 +70,19 @@ class Laws2017:
             return
         n, law, why = self.transfer(rp, fact, pool)
         if n == 0:
-            ruling.findings.append(revoke_finding(
-                rp, fact, "RV002", "64B1", True, 0,
-                "no automatic transfer: the offending side won neither that trick nor a later one"))
+            law, why = self.nothing_won(fact)
+            ruling.findings.append(revoke_finding(rp, fact, "RV002", law, True, 0, why))
             return
         self._move(rp, fact.seat, n)
         ruling.findings.append(revoke_finding(rp, fact, "RV001", law, True, n, why))
+
+    def established(self, rp: Replay, fact: RevokeFact) -> bool:
+        """Law 63A (see ``common.is_established``)."""
+        return is_established(rp, fact.trick, fact.seat)
+
+    def nothing_won(self, fact: RevokeFact) -> tuple[str, str]:
+        """64B1: the offending side won neither the revoke trick nor a later one."""
+        return "64B1", "no automatic transfer: the offending side won neither that trick nor a later one"
 
     def exception(self, rp: Replay, fact: RevokeFact, earlier: list[RevokeFact],
                   discovered: str) -> tuple[str, str] | None:
@@ -142,6 +154,10 @@ class Laws2017:
 
     # --- the twelfth trick, defective tricks ---------------------------------------------
 
+    def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
+        """62D: an established trick-12 revoke is corrected (a later code may differ)."""
+        return fact.trick == 12 and is_established(rp, 12, fact.seat)
+
     def twelfth_trick(self, rp: Replay, fact: RevokeFact, owners: dict[int, int],
                       ruling: Ruling) -> None:
         """62D / 64B6: a trick-12 revoke is corrected even when established; no transfer.
@@ -164,6 +180,7 @@ class Laws2017:
                 rp, fact, "DT002", "67B2", 0,
                 "the extra card goes back to his hand; the trick keeps its winner (67B2)"))
             return
+        self.revoked.add(fact.seat % 2)
         n = pool.take(fact.seat % 2, fact.trick, 1)
         self._move(rp, fact.seat, n)
         why = (f"deemed revoke, {n} trick transferred (67B1, 64A2)" if n else

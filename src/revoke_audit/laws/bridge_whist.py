@@ -1,0 +1,85 @@
+"""The Laws of Bridge (bridge-whist; Whist Club code as printed by J. B. Elwell, 1907):
+revokes and defective tricks.  What differs from the 1932 Code it reuses:
+
+- Penalty: three tricks per revoke, "taken from the revoking player and added to those of the
+  adversaries" - from any of his side's tricks, including those won before the revoke.  Several
+  revokes add up, but the side can lose no more than it holds (seed 000: "in no event exceed
+  thirteen tricks"; decided: capped by the tricks the revoking side won, so each trick moves once).
+- Established when the trick is turned and quitted, or the offender or his partner leads or
+  plays to the next trick (seed 000).  A record shows the trick quitted once any card of the
+  next trick is played (by anyone), or the play ends in a claim.
+- Dummy cannot revoke: "Dummy is not liable to the penalty for a revoke" (Elwell 1907).
+- No 12th-trick rule: a revoke on trick 12 is established like any other.
+- Claimed after the cut for the next deal: too late (seed 000), so ``--discovered after-round``
+  gives no penalty.
+- Omitted card (Elwell 1907): the adversaries may claim a new deal; if the deal stands, the
+  surplus card is taken as played to the imperfect trick "but does not constitute a revoke
+  therein".  Two cards to one trick: the extra card goes back to its holder, "answerable for
+  any consequent revokes" (the replay already counts it as held).
+- Scoring, for the scorer (not done here): the revoking side cannot score game on the hand (at
+  most 28 toward game of 30); penalty tricks never count toward a slam; if both sides revoke,
+  neither can win the game by that hand.
+"""
+from __future__ import annotations
+
+from ..replay import DefectFact, Replay, RevokeFact
+from .common import Ruling, TrickPool, defect_finding
+from .law1932 import Laws1932
+
+PENALTY = 3
+
+
+class BridgeWhist(Laws1932):
+    """Laws of Bridge (Whist Club of New York 1897; Elwell 1907)."""
+
+    name = "bridge-whist"
+    label = "1907"
+    code = "the Laws of Bridge (1907)"
+    establish_rule = "the trick is turned and quitted, or his side plays to the next trick"
+
+    def scoring_notes(self, ruling: Ruling) -> list[str]:
+        """Seed 000: game barred to the revoking side (28 at most toward game), both sides
+        revoking bars game to both; Elwell 1907: slams reckoned without penalty tricks."""
+        sides = [name for name, flag in (("declarer's side", ruling.declarer_side_revoked),
+                                         ("the defenders", ruling.defenders_revoked)) if flag]
+        notes = [f"Laws of Bridge (1907), rubber scoring: {' and '.join(sides)} revoked, so cannot "
+                 "score game on this hand (at most 28 toward game); penalty tricks never count "
+                 "toward a slam"]
+        if len(sides) == 2:
+            notes.append("both sides revoked: neither can win the game by this hand")
+        return notes
+
+    def established(self, rp: Replay, fact: RevokeFact) -> bool:
+        """Turned and quitted: any card of the next trick, or a claim, shows it (seed 000)."""
+        if rp.claim is not None:
+            return True
+        return fact.trick < len(rp.tricks) and bool(rp.tricks[fact.trick].plays)
+
+    def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
+        """No 12th-trick rule in this code."""
+        return False
+
+    def nothing_won(self, fact: RevokeFact) -> tuple[str, str]:
+        return f"{self.label} penalty", "no penalty: the revoking side has no trick left to give"
+
+    def transfer(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> tuple[int, str, str]:
+        """Three tricks per revoke from any trick of the revoking side not already taken."""
+        n = pool.take(fact.seat % 2, 1, PENALTY)
+        cap = "" if n == PENALTY else f", all its side had left (the penalty is {PENALTY})"
+        return n, f"{self.label} penalty", (
+            f"{n} tricks taken from the revoking side and added to the adversaries'{cap} "
+            f"({self.code})")
+
+    def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:
+        """Omitted card: surplus card deemed played to that trick, no revoke (the adversaries
+        might instead have claimed a new deal).  Extra card: back to his hand, no penalty."""
+        if fact.kind == "extra":
+            ruling.findings.append(defect_finding(
+                rp, fact, "DT002", f"{self.label} extra card", 0,
+                "the card goes back to him; he is answerable for any revoke it caused; no "
+                f"penalty of itself ({self.code})"))
+            return
+        ruling.findings.append(defect_finding(
+            rp, fact, "DT001", f"{self.label} omitted card", 0,
+            "his surplus card counts as played to that trick and is no revoke; the adversaries "
+            f"could instead have claimed a new deal ({self.code})"))

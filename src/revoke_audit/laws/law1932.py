@@ -1,0 +1,144 @@
+"""The International Contract Bridge Code of 1932 (rubber bridge): revokes and defective tricks.
+
+Sources: seed 003 (Dominion, 2 Sep 1933, "The Revoke", a commentary on the 1932 code); Time,
+1 Mar 1943 (the 1943 change: "the penalty is still two tricks", no extra penalty any more for a
+second revoke by the same player in the same suit).  The code's own text could not be found,
+so its law numbers are not cited: the ``law`` column names the rule ("1932 penalty", ...).
+
+- Penalty: two tricks for a side's first established revoke, one more for each later one of
+  that side, taken from the tricks that side won at or after its first revoke; never a trick
+  won before it, nor one it received by transfer.  Nothing is left to take: no penalty.  A
+  later revoke may take a trick won between the first revoke and itself (seed 003: only tricks
+  "won prior to the first revoke" are protected).
+- Dummy cannot revoke: dummy's failure to follow is no revoke and carries no penalty.
+- A revoke on the 12th trick is never established: no penalty, the trick is replayed with the
+  correct card.  Decided: the non-offenders who played after him may change their cards, as on
+  any correction before establishment (the code's predecessors, seed 000, let "any player who
+  followed" withdraw his card); the offender's partner keeps his.
+- A claim after the cut for the next hand or once the rubber score is agreed is too late: with
+  ``--discovered after-round`` no penalty (there is no "round" in rubber bridge).
+- No equity provision: nothing is referred to a Director.
+- Card-count errors (decided; seed 003 on the missing card): a card of a player's found
+  elsewhere (an extra card he played) is deemed held by him throughout, so his failures to
+  follow in its suit are revokes (the replay already counts it as held) and the extra card
+  itself carries no penalty.  A card he failed to play (omitted) is placed in the defective
+  trick: if it is of the suit led, no penalty; if not and he held the suit led at that trick,
+  he failed to follow suit holding it: a revoke, penalised as one of his side's revokes.
+"""
+from __future__ import annotations
+
+from ..cards import SUIT_MASKS
+from ..findings import role_of
+from ..replay import DefectFact, Replay, RevokeFact
+from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
+                     revoke_finding)
+from .law2017 import Laws2017
+
+
+class Laws1932(Laws2017):
+    """International Contract Bridge Code, 1932 (Portland Club, Whist Club of New York)."""
+
+    name = "1932"
+    scoring = "rubber"
+    label = "1932"  # prefix of the ``law`` column
+    code = "the 1932 Code"
+    establish_rule = "the offender or his partner plays to the next trick"
+
+    def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
+        self.first: dict[int, int] = {}  # side -> trick of its first penalised revoke
+        ruling = super().rule(rp, discovered)
+        if ruling.declarer_side_revoked or ruling.defenders_revoked:
+            ruling.notes.extend(self.scoring_notes(ruling))
+        return ruling
+
+    def scoring_notes(self, ruling: Ruling) -> list[str]:
+        """What the code says about scoring a hand with a revoke (for the scorer)."""
+        return ["1932 Code, rubber scoring: transferred tricks count as won; the revoking side "
+                "keeps any contract, game or slam its remaining tricks make"]
+
+    def rule_revoke(self, rp, fact, pool, earlier, discovered, ruling) -> None:
+        """The 12th trick (never established), dummy (no revoke at all), establishment (seed
+        003: the offender or his partner plays to the next trick; a claim ends the play),
+        claims made too late; then the penalty as in the base engine."""
+        if self.corrects_twelfth(rp, fact):
+            return  # ruled by twelfth_trick
+        if role_of(fact.seat, rp.declarer) == "dummy":
+            ruling.findings.append(revoke_finding(
+                rp, fact, "RV002", f"{self.label} dummy", None, 0,
+                f"dummy cannot revoke under {self.code}: not a revoke, no penalty"))
+            return
+        if not self.established(rp, fact):
+            ruling.findings.append(revoke_finding(
+                rp, fact, "RV004", f"{self.label} establishment", False, 0,
+                f"not established: the record stops before it was ({self.establish_rule}); "
+                "it would have been corrected"))
+            return
+        if discovered == AFTER_ROUND:
+            ruling.findings.append(revoke_finding(
+                rp, fact, "RV002", f"{self.label} too late", True, 0,
+                "found after the round: a revoke must be claimed before the cut for the next deal, "
+                f"so no penalty under {self.code}"))
+            return
+        super().rule_revoke(rp, fact, pool, earlier, discovered, ruling)
+
+    def exception(self, rp, fact, earlier, discovered):
+        """No 64B-style exceptions: dummy and late claims are handled in ``rule_revoke``."""
+        return None
+
+    def nothing_won(self, fact: RevokeFact) -> tuple[str, str]:
+        return (f"{self.label} penalty",
+                "no penalty: the revoking side has no trick left from its first revoke on")
+
+    def transfer(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> tuple[int, str, str]:
+        """Two tricks for the side's first revoke, one for each later one, from the tricks the
+        side won at or after its first revoke (not yet taken)."""
+        side = fact.seat % 2
+        later = side in self.first
+        first = self.first.setdefault(side, fact.trick)
+        n = pool.take(side, first, 1 if later else 2)
+        what = "a later revoke of the side: one trick" if later else "first revoke of the side: two tricks"
+        short = "" if n == (1 if later else 2) else " (all it had left)"
+        return n, f"{self.label} penalty", (
+            f"{what}, from the tricks it won from trick {first} on: {n} transferred{short} "
+            f"({self.code})")
+
+    def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
+        """A 12th-trick revoke is never established and is always corrected (dummy's excepted:
+        dummy cannot revoke)."""
+        return fact.trick == 12 and role_of(fact.seat, rp.declarer) != "dummy"
+
+    def twelfth_trick(self, rp: Replay, fact: RevokeFact, owners: dict[int, int],
+                      ruling: Ruling) -> None:
+        """Trick 12 replayed with a card of the suit led; non-offenders after him may change."""
+        fixed = corrected_last_two(rp, fact, nos_may_change=True)
+        if fixed is None:
+            why = "the position is not recorded, so the replayed trick cannot be worked out"
+        else:
+            owners.update(fixed)
+            why = "replayed: " + ", ".join(f"trick {n} to {'NESW'[w]}" for n, w in sorted(fixed.items()))
+        ruling.findings.append(revoke_finding(
+            rp, fact, "RV003", f"{self.label} 12th trick", False, 0,
+            f"a 12th-trick revoke is never established ({self.code}): no penalty; {why}"))
+
+    def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:
+        """Card-count errors (module docstring): an extra card is deemed held throughout; an
+        omitted card is placed in the trick, a revoke if it is off-suit and he held the suit."""
+        if fact.kind == "extra":
+            ruling.findings.append(defect_finding(
+                rp, fact, "DT002", f"{self.label} missing card", 0,
+                "the card goes back to his hand and is deemed held throughout: any failure to "
+                f"follow in its suit is a revoke; no penalty of itself ({self.code})"))
+            return
+        held = rp.hands_at[fact.trick - 1][fact.seat] & SUIT_MASKS[fact.suit_led]
+        if fact.holds_suit_led or not held:
+            ruling.findings.append(defect_finding(
+                rp, fact, "DT001", f"{self.label} defective trick", 0,
+                "a card he kept is placed in the trick, which keeps its winner; he did not fail to "
+                f"follow suit: no penalty ({self.code})"))
+            return
+        self.revoked.add(fact.seat % 2)
+        n, law, why = self.transfer(rp, fact, pool)
+        self._move(rp, fact.seat, n)
+        ruling.findings.append(defect_finding(
+            rp, fact, "DT001", law, n,
+            "the card placed is off-suit though he held the suit led then: a revoke; " + why))

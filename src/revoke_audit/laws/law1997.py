@@ -1,0 +1,86 @@
+"""The Laws of Duplicate Contract Bridge 1997: what differs from 2017.
+
+- 64A1 as 2017.  64A2 adds a second trick: one trick if the offending side won the revoke trick
+  or a later one, "also" one more if the offending player later won a trick with a card he
+  could legally have played to the revoke trick.  The WBF Laws Committee (minutes of
+  2000-01-12, in the EBU White Book 2004, 64.2) reads it as two tricks only when his side won
+  a further trick besides that one (the revoke trick or a later one).
+- 64B1-B6 only.  There is no both-sides exception: each revoke gets its own automatic result,
+  and the Director restores equity under 64C as though neither side had revoked (WBFLC
+  minutes 2001-11-01, White Book 64.3).  The tool cannot judge that, so it says so.
+- 67B1(a): an omitted card, and the offender has a card of the suit led: he places one, and
+  there is no penalty.  67B1(b): he has none: he places any card and is deemed to have
+  revoked (one trick, Law 64).  Both judged from his hand when the defect is rectified.
+
+Sources: the 1997 Laws text (jfr.pzbs.pl mirror, Laws 63 and 67; crobridge.com); EBU White
+Book 2004 (64.2, 64.3).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..cards import card_str
+from ..replay import DefectFact, Replay, RevokeFact
+from .common import TrickPool, defect_finding, is_established
+from .law2017 import Laws2017
+
+_BOTH = ("; both sides revoked on this board: the 1997 Laws have no 64B7, so each side's "
+         "revoke gets its own transfer, but the Director should consider 64C equity as though "
+         "neither side had revoked")
+
+
+class Laws1997(Laws2017):
+    """Laws of Duplicate Contract Bridge 1997 (WBF)."""
+
+    name = "1997"
+
+    def b7_both_sides(self, rp, fact, earlier, discovered):
+        """No 64B7 in 1997: both sides revoking is left to 64C (see ``rule_revoke``)."""
+        return None
+
+    def rule_revoke(self, rp, fact, pool, earlier, discovered, ruling) -> None:
+        """As 2017, then flag 64C equity when the other side also has an established revoke."""
+        before = len(ruling.findings)
+        super().rule_revoke(rp, fact, pool, earlier, discovered, ruling)
+        other = [f for f in rp.revokes if f.seat % 2 != fact.seat % 2
+                 and is_established(rp, f.trick, f.seat)]
+        if other and len(ruling.findings) > before and ruling.findings[-1].established:
+            last = ruling.findings[-1]
+            ruling.findings[-1] = replace(last, message=last.message + _BOTH)
+
+    def transfer(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> tuple[int, str, str]:
+        """64A2 (1997): one trick, plus one such trick if the offender later won a trick with a
+        card of the suit led that he held at the revoke trick, his side having won another
+        trick from the revoke trick on.  64A1 unchanged."""
+        side, t = fact.seat % 2, fact.trick
+        won_t = pool.owner.get(t) is not None and rp.tricks[t - 1].winner == fact.seat
+        if not won_t:
+            for u in pool.won_by(side, t + 1):
+                trick = rp.tricks[u - 1] if u <= len(rp.tricks) else None
+                card = trick.card_of(fact.seat) if trick else None
+                if (trick is None or trick.winner != fact.seat or card is None
+                        or not fact.held >> card & 1):
+                    continue
+                if len(pool.won_by(side, t)) < 2:
+                    break  # no further trick: the one trick of 64A2 only
+                pool.taken.add(u)
+                n = 1 + pool.take(side, t, 1)
+                return n, "64A2", (
+                    f"one trick, plus one because the offender won trick {u} with {card_str(card)}, "
+                    f"which he could legally have played to trick {t}: {n} tricks transferred "
+                    "(64A2, 1997)")
+        return super().transfer(rp, fact, pool)
+
+    def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling) -> None:
+        """67B1(a): omitted card and he holds the suit led: the card is placed, no penalty.
+        67B1(b): he holds none: deemed revoke, one trick (as 2017's 67B1).  67B2 as 2017."""
+        if fact.kind == "omitted" and fact.holds_suit_led:
+            ruling.findings.append(defect_finding(
+                rp, fact, "DT001", "67B1(a)", 0,
+                "he still holds a card of the suit led: one is placed in the trick, which keeps "
+                "its winner; no penalty (67B1(a), 1997)"))
+            return
+        before = len(ruling.findings)
+        super().rule_defect(rp, fact, pool, ruling)
+        if fact.kind == "omitted" and len(ruling.findings) > before:
+            ruling.findings[-1] = replace(ruling.findings[-1], law="67B1(b)")
