@@ -159,3 +159,14 @@ def test_play_ending_mid_trick_without_claim_is_partial():
 def test_every_play_gets_a_line():
     rec = board(D2, "3NT", "S", BASE2)
     assert all(isinstance(p, Play) and p.line > 0 for p in rec.play)
+
+
+def test_several_players_failing_to_follow_one_trick_flags_the_lead():
+    """Trick 1 of D2 with West's lead written as the S3 instead of the H8: North (H2), East
+    (HA) and South (H9) all "fail to follow" spades while holding them: RC015, and the revokes
+    are still ruled as recorded."""
+    tricks = ["W:S3 N:H2 E:HA S:H9"]
+    a = audit_board(board(D2, "3NT", "S", tricks, result=10, stopped=True))
+    assert [f.code for f in a.findings if f.code.startswith("RC")] == ["RC015"]
+    assert "North, East, South" in [f for f in a.findings if f.code == "RC015"][0].message
+    assert sum(f.code.startswith("RV") for f in a.findings) == 3

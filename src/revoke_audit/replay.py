@@ -435,6 +435,7 @@ def _finish(r: Replay, plays: list[Play]) -> None:
     else:
         r.play_status = PARTIAL
     _trick13_revokes(r)
+    _suspicious_leads(r)
     _omitted_facts(r)
 
 
@@ -472,6 +473,21 @@ def _trick13_revokes(r: Replay) -> None:
         r.add("RC014", f"trick 13: {seat_name(fact.seat)} plays {card_str(fact.card)} yet still "
               f"holds {holding_str(fact.held)}: a card went missing earlier in the record",
               fact.line, trick=13, seat=fact.seat, card=fact.card)
+
+
+def _suspicious_leads(r: Replay) -> None:
+    """Two or more players failing to follow on one trick is far likelier a mis-typed lead in
+    the record than real revokes (RC015); the revokes are still ruled as recorded."""
+    per_trick: dict[int, list[RevokeFact]] = {}
+    for f in r.revokes:
+        per_trick.setdefault(f.trick, []).append(f)
+    for number, facts in per_trick.items():
+        if len(facts) >= 2:
+            lead = r.tricks[number - 1].plays[0]
+            who = ", ".join(seat_name(f.seat) for f in facts)
+            r.add("RC015", f"trick {number}: {who} all fail to follow the {card_str(lead[1])} lead "
+                  "while holding the suit: the lead is probably mis-recorded", lead[2],
+                  trick=number, seat=lead[0], card=lead[1])
 
 
 def _omitted_facts(r: Replay) -> None:

@@ -229,7 +229,7 @@ class _Board:
         if len(self.diags) < 100:
             self.diags.append((code, message, line))
         elif len(self.diags) == 100:
-            self.diags.append(("PS006", "more than 100 problems in this board; the rest are not listed", line))
+            self.diags.append(("PS009", "more than 100 problems in this board; the rest are not listed", line))
 
     @property
     def has_content(self) -> bool:

@@ -1,0 +1,39 @@
+"""The README is checked against the code: finding codes, report columns, CLI options."""
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from revoke_audit.cli import main
+from revoke_audit.codes import CODES
+from revoke_audit.report import BOARD_COLUMNS, FINDING_COLUMNS
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+
+
+def test_every_code_is_documented_with_an_example_and_no_other():
+    rows = re.findall(r"^\| `([A-Z]{2}\d{3})` \| ([^|]+) \| ([^|]+) \|$", README, re.M)
+    assert sorted(code for code, _, _ in rows) == sorted(CODES)
+    assert all(example.strip() for _, _, example in rows)
+
+
+def test_board_columns_in_order():
+    documented = re.findall(r"^\| `([a-z_]+)`(?:, `([a-z_]+)`)*", README, re.M)
+    section = README.split("**boards.csv**")[1].split("**findings.csv**")[0]
+    names = [n for line in section.splitlines() if line.startswith("| `")
+             for n in re.findall(r"`([a-z_]+)`", line.split("|")[1])]
+    assert names == list(BOARD_COLUMNS)
+    assert documented
+
+
+def test_finding_columns_in_order():
+    section = README.split("**findings.csv**")[1].split("- `line`")[0]
+    assert [c.strip(" `\n") for c in section.split(":", 1)[1].split(",")] == list(FINDING_COLUMNS)
+
+
+def test_every_option_of_audit_is_documented():
+    help_text = CliRunner().invoke(main, ["audit", "--help"]).output
+    options = set(re.findall(r"(--[a-z-]+)", help_text)) - {"--help"}
+    documented = set(re.findall(r"`(?:-\w, )?(--[a-z-]+)", README))
+    assert options <= documented, options - documented
+    assert documented <= options, documented - options
