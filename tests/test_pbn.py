@@ -475,3 +475,14 @@ def test_trailing_junk_goes_onto_the_last_record_without_a_list():
     diags: list = []
     (rec,) = read_bytes(data, diags)
     assert rec.diagnostics == () and codes(diags) == [("PS101", 8), ("PS004", 10)]
+
+
+def test_bridgecomposer_title_date_becomes_a_tag():
+    """BridgeComposer writes the hand record's date as a directive, ``%HRTitleDate``; a game
+    without its own Date keeps it as the tag HRTitleDate (used by ``--laws auto``)."""
+    import io
+
+    from revoke_audit.formats.pbn import read_pbn
+    data = b'%HRTitleDate 2018.03.30\n[Board "1"]\n[Date ""]\n\n[Board "2"]\n'
+    recs = list(read_pbn(io.BytesIO(data), "t.pbn"))
+    assert [r.tags.get("HRTitleDate") for r in recs] == ["2018.03.30", "2018.03.30"]

@@ -66,11 +66,14 @@ def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE
 
 def resolve_laws(record: BoardRecord, laws: str) -> tuple[str, str | None]:
     """The edition to apply: ``laws`` itself, or for ``auto`` the one in force on the record's
-    date (PBN Date, else a year in the event or vugraph title), with a note when uncertain."""
+    date (PBN Date, else BridgeComposer's title date, else a year in the event or vugraph
+    title), with a note when uncertain."""
     if laws != "auto":
         return laws, None
-    text = record.date if record.date and parse_record_date(record.date) else (record.event or record.date)
-    return choose_edition(text)
+    for text in (record.date, record.tags.get("HRTitleDate"), record.event):
+        if text and parse_record_date(text):
+            return choose_edition(text)
+    return choose_edition(record.date or None)
 
 
 def audit_records(records: Iterable[BoardRecord], laws: str = "2017",

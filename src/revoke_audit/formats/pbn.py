@@ -143,6 +143,7 @@ class _Reader:
         self.source = source
         self.file_diags = file_diags
         self.charset: str | None = None
+        self.title_date = ""  # %HRTitleDate: kept as the tag HRTitleDate of every game
         self.fallback_reported = False
         self.game: _Game | None = None
         self.games = 0
@@ -246,6 +247,9 @@ class _Reader:
         self._end_game()
 
     def _directive(self, text: str, lineno: int) -> None:
+        if text.startswith("%HRTitleDate "):  # BridgeComposer's hand-record date, file-wide
+            self.title_date = text[len("%HRTitleDate "):].strip().strip('"')[:40]
+            return
         m = _CHARSET.search(text)
         if m:
             name = m.group(1)
@@ -445,6 +449,8 @@ class _Reader:
                              self.source, g.stray_line))
         try:
             tags = self._inherit(g)
+            if self.title_date and self.title_date != "0":
+                tags.setdefault("HRTitleDate", self.title_date)
             rec = _build(g, tags, self.source, self.games)
         except Exception as exc:  # noqa: BLE001 - one bad game must never stop the file
             rec = BoardRecord(

@@ -1,0 +1,52 @@
+"""``--laws auto`` picks the edition from each record's date, on real corpus files."""
+from pathlib import Path
+
+import pytest
+
+from revoke_audit.audit import audit_board, resolve_laws
+from revoke_audit.formats import read_boards
+from revoke_audit.record import BoardRecord
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def rec(**kw) -> BoardRecord:
+    return BoardRecord(source="x", line=1, game=1, format="pbn", **kw)
+
+
+def test_date_then_title_date_then_event():
+    assert resolve_laws(rec(date="2003.06.21"), "auto") == ("1997", None)
+    assert resolve_laws(rec(date="2010.01.01"), "auto") == ("2007", None)
+    assert resolve_laws(rec(tags={"HRTitleDate": "2018.03.30"}), "auto") == ("2017", None)
+    assert resolve_laws(rec(event="T4 2015 EOBC-Open Pairs Final"), "auto") == ("2007", None)
+    assert resolve_laws(rec(date="1933.05.01"), "auto") == ("1932", None)
+    edition, note = resolve_laws(rec(), "auto")
+    assert edition == "2017" and "no date" in note
+    assert resolve_laws(rec(date="1997.06.24"), "2017") == ("2017", None)
+
+
+def test_changeover_window_gets_the_newer_code_and_a_note():
+    edition, note = resolve_laws(rec(date="2008.05.02"), "auto")
+    assert edition == "2007" and note
+    a = audit_board(rec(date="2008.05.02"), "auto")
+    assert [f.code for f in a.findings] == ["LW001"] and a.ruling.edition == "2007"
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="corpus absent")
+@pytest.mark.parametrize("path, edition, window", [
+    ("ContractBridge__pbn-files/1997-European_Team_Championship/Fnoito25.pbn", "1997", True),
+    ("ContractBridge__pbn-files/2001-European_Team_Championships/01denice.pbn", "1997", False),
+    ("Rick-Wilson__pbn-to-pdf/tests/fixtures/ABS4-2 Jacoby Transfers practice deals-NS.pbn", "2017", False),
+    ("eitazhou__bridge_played_hands/raw_lin_data/154/15474", "2007", False),
+])
+def test_corpus_files_get_the_code_of_their_date(path, edition, window):
+    """June 1997 (the European Team Championship) falls in the 1997 Laws' adoption window: the
+    newer code, with a note.  2001 events were played under the 1997 Laws, a 2010 vugraph under
+    the 2007 Laws, and the 2018 hand records (BridgeComposer title date 2018.03.30) under the
+    2017 Laws."""
+    boards = list(read_boards([CORPUS / path]))
+    assert boards
+    for r in boards:
+        a = audit_board(r, "auto")
+        assert a.ruling.edition == edition, (r.date, r.event, r.tags.get("HRTitleDate"))
+        assert bool([f for f in a.findings if f.code == "LW001"]) == window
