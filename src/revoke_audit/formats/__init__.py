@@ -88,8 +88,9 @@ def _read_zip(path: str) -> Iterator[BoardRecord]:
 class _Limited(io.RawIOBase):
     """A read-only stream that stops after ``MAX_MEMBER_BYTES`` (zip/gzip bombs)."""
 
-    def __init__(self, fh: BinaryIO, limit: int = MAX_MEMBER_BYTES):
-        self.fh, self.left, self.cut = fh, limit, False
+    def __init__(self, fh: BinaryIO, limit: int | None = None):
+        self.fh, self.cut = fh, False
+        self.left = MAX_MEMBER_BYTES if limit is None else limit
 
     def readable(self) -> bool:
         return True
