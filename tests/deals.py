@@ -100,3 +100,13 @@ EAST_EXTRA_CARD_4 = BASE2[:3] + ["E:SQ E:S9 S:S6 W:S3 N:SK"] + BASE2[4:7] + \
 
 # West discards S5 on trick 11 holding CT9; declarer then claims 9 of 13 (conceding one).
 WEST_REVOKES_11 = BASE2[:10] + ["S:CK W:S5 N:C4 E:C7"]
+
+# A random legal play of D2 in which West revokes on trick 9 (C9 on East's SJ lead, holding
+# S4); N wins it with SK.  Winners: N N E N E N S E N S S E E: declarer 8; E-W win tricks 12-13,
+# so 64A2 moves one: 9.  Had West followed with S4, N wins trick 9 and, double dummy, N-S take
+# every trick: N cashes DQ (S throws HJ), then S's CK CQ CJ - declarer 5 + 5 = 10 > 9 (64C).
+WEST_REVOKES_9 = ["W:D7 N:DJ E:D3 S:D8", "N:DK E:D4 S:DT W:D6", "N:H2 E:HQ S:HT W:H5",
+                  "E:D2 S:D9 W:D5 N:DA", "N:H4 E:HK S:H9 W:H7", "E:S9 S:S6 W:S3 N:SA",
+                  "N:C3 E:C6 S:CA W:CT", "S:S8 W:S5 N:S2 E:SQ", "E:SJ S:S7 W:C9 N:SK",
+                  "N:C4 E:C7 S:CK W:C2", "S:CJ W:H6 N:C5 E:C8", "S:HJ W:H8 N:H3 E:HA",
+                  "E:ST S:CQ W:S4 N:DQ"]

@@ -89,3 +89,19 @@ def test_quiet_prints_only_the_summary(cli):
     r = cli("audit", "revoke.pbn", "-q")
     assert r.output.splitlines() == ["1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; "
                                      "1 revoke findings, 0 defective tricks, 0 record errors, 0 parse problems"]
+
+
+def test_equity_option_fills_the_column(cli, tmp_path):
+    findings = tmp_path / "f.csv"
+    r = cli("audit", "revoke.pbn", "--equity", "--findings", str(findings))
+    assert r.exit_code == 1
+    header, row = findings.read_text().splitlines()
+    assert dict(zip(header.split(","), row.split(",")))["equity_tricks"] == "10"
+
+
+def test_library_api_gives_dataframes():
+    from revoke_audit import audit_paths
+    result = audit_paths([str(FIXTURES / "cli" / "revoke.pbn")], equity=True)
+    assert list(result.boards.columns)[:3] == ["source", "line", "game"]
+    assert result.boards.loc[0, "tricks_adjusted"] == 11
+    assert result.findings.loc[0, "code"] == "RV001" and result.findings.loc[0, "equity_tricks"] == 10

@@ -29,14 +29,15 @@ class AuditResult:
     findings: "object"  # pandas.DataFrame
 
 
-def audit_paths(paths: Iterable[str], laws: str = "2017", discovered: str = "table") -> AuditResult:
+def audit_paths(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
+                equity: bool = False) -> AuditResult:
     """Audit every board under ``paths``; DataFrames with the report columns."""
     import pandas as pd
 
     from .report import BOARD_COLUMNS, FINDING_COLUMNS, finding_row
 
     boards, findings = [], []
-    for a in audit_records(read_boards(paths), laws, discovered):
+    for a in audit_records(read_boards(paths), laws, discovered, equity):
         boards.append(board_row(a))
         findings.extend(finding_row(a, f) for f in a.findings)
     return AuditResult(pd.DataFrame(boards, columns=list(BOARD_COLUMNS)),

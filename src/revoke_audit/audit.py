@@ -5,7 +5,7 @@ records (``audit_records``); ``audit_paths`` in ``__init__`` adds reading and Da
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 from .cards import SEATS, SUITS, card_str, holding_str
@@ -43,8 +43,10 @@ class BoardAudit:
         return "clean"
 
 
-def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE) -> BoardAudit:
-    """Replay ``record`` and rule it under ``laws`` (an edition name from ``laws.EDITIONS``)."""
+def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE,
+                equity: bool = False) -> BoardAudit:
+    """Replay ``record`` and rule it under ``laws`` (an edition name from ``laws.EDITIONS``, or
+    ``auto``).  ``equity``: add double-dummy estimates to revoke findings (Law 64C)."""
     findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
     laws, note = resolve_laws(record, laws)
     if note:
@@ -55,6 +57,8 @@ def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE
         audit = BoardAudit(record, rp, ruling, findings + rp.findings + ruling.findings)
         _check_stated(audit)
         _check_marks(audit)
+        if equity and rp.revokes:
+            _add_equity(audit)
     except Exception as exc:  # a bug must not stop the run: the board is reported instead
         rp, ruling = Replay(record), Ruling(laws)
         findings.append(Finding("RC099", f"internal error while auditing this board "
@@ -77,9 +81,32 @@ def resolve_laws(record: BoardRecord, laws: str) -> tuple[str, str | None]:
 
 
 def audit_records(records: Iterable[BoardRecord], laws: str = "2017",
-                  discovered: str = TABLE) -> Iterator[BoardAudit]:
+                  discovered: str = TABLE, equity: bool = False) -> Iterator[BoardAudit]:
     for record in records:
-        yield audit_board(record, laws, discovered)
+        yield audit_board(record, laws, discovered, equity)
+
+
+def _add_equity(a: BoardAudit) -> None:
+    """Fill ``equity_tricks`` on each revoke finding; EQ001 when the estimate gives the
+    non-offending side more than the automatic result (a case for Law 64C)."""
+    from .equity import equity_tricks, nos_better_off
+
+    facts = {(f.trick, f.seat, f.card): f for f in a.replay.revokes}
+    adjusted = a.ruling.tricks_adjusted
+    for i, finding in enumerate(a.findings):
+        fact = facts.get((finding.trick, finding.seat, finding.card))
+        if not finding.code.startswith("RV") or fact is None:
+            continue
+        eq = equity_tricks(a.replay, fact)
+        if eq is None:
+            continue
+        a.findings[i] = replace(finding, equity_tricks=eq)
+        if adjusted is not None and finding.code != "RV003" and nos_better_off(a.replay, fact, eq, adjusted):
+            a.findings.append(Finding(
+                "EQ001", f"trick {fact.trick}: had the offender followed suit, double-dummy play "
+                f"gives declarer {eq} tricks against {adjusted} after adjustment: the "
+                "non-offending side may be due more under Law 64C", fact.line, law="64C",
+                trick=fact.trick, seat=fact.seat, equity_tricks=eq))
 
 
 # --- stated results -------------------------------------------------------------------------

@@ -46,11 +46,14 @@ def main() -> None:
               show_default=True,
               help="after-round: revokes found now were noticed after the round (64B5): no "
                    "automatic transfer, 64C review")
+@click.option("--equity", is_flag=True,
+              help="double-dummy estimate for each revoke; flag boards for a 64C review")
 @click.option("--fail-on", type=click.Choice(list(FAIL_LEVELS)), default="irregular",
               show_default=True, help="which findings make the exit code 1")
 @click.option("--exit-zero", is_flag=True, help="exit 0 even when findings are present")
 @click.option("-q", "--quiet", is_flag=True, help="no per-finding lines, only the summary")
-def audit(paths, output, findings_path, fmt, laws, discovered, fail_on, exit_zero, quiet) -> None:
+def audit(paths, output, findings_path, fmt, laws, discovered, equity, fail_on, exit_zero,
+          quiet) -> None:
     """Audit every board in PATHS (files, folders, .gz, .zip; - for stdin)."""
     sinks = _open_sinks(output, findings_path)
     tally: Counter[str] = Counter()
@@ -58,7 +61,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, fail_on, exit_zer
     collected: list = []
     try:
         for record in _progress(read_boards(paths), quiet):
-            a = audit_board(record, laws, discovered)
+            a = audit_board(record, laws, discovered, equity)
             tally[a.status] += 1
             for f in a.findings:
                 families[f.code[:2]] += 1

@@ -74,6 +74,9 @@ CODES: dict[str, str] = {
     # --- laws selection (LW): notes, never errors ---
     "LW001": "--laws auto: the edition chosen from the record's date is uncertain (no date, an "
              "adoption window, or a code in force that is not implemented)",
+    # --- equity (EQ), with --equity: notes for the Director, never errors ---
+    "EQ001": "64C review: had the offender followed suit, double-dummy play gives the "
+             "non-offending side more than the automatic result",
     # --- revokes (RV): Laws 61-64 ---
     "RV001": "established revoke: tricks transferred (64A1 / 64A2)",
     "RV002": "established revoke: no automatic transfer (an exception of 64B; 64C may apply)",
