@@ -148,5 +148,42 @@ def _summary(tally, families, fmt) -> None:
     click.echo(text, err=fmt != "text")
 
 
+class SelectionError(click.ClickException):
+    """No board, or several, match the selection given to ``explain``: exit code 2."""
+
+    exit_code = 2
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--board", help="board number, as the record gives it")
+@click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
+              help="vugraph room, when the file has both")
+@click.option("--game", type=click.IntRange(min=1), help="1-based index of the board in FILE")
+@click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
+              show_default=True, help="edition of the Laws to apply; auto: by the board's date")
+@click.option("--discovered", type=click.Choice([TABLE, AFTER_ROUND]), default=TABLE,
+              show_default=True, help="after-round: the revoke was noticed after the round (64B5)")
+def explain(file, board, room, game, laws, discovered) -> None:
+    """Explain one board of FILE: the deal, the play trick by trick, the ruling."""
+    from .explain import describe, explain_text, find_board
+
+    matches = find_board([file], board, room, game)
+    if len(matches) != 1:
+        wanted = ", ".join(f"{k} {v}" for k, v in (("board", board), ("room", room),
+                                                   ("game", game)) if v is not None)
+        if matches:
+            found = f"{len(matches)} boards match {wanted}" if wanted else \
+                f"{file} has {len(matches)} boards"
+            head = f"{found}; choose one with --board, --room or --game:"
+        else:
+            head = f"no board in {file} matches {wanted}; the file has:"
+            matches = find_board([file])
+        listed = [describe(r) for r in matches[:20]] or ["no board"]
+        more = [f"... and {len(matches) - 20} more"] if len(matches) > 20 else []
+        raise SelectionError("\n  ".join([head] + listed + more))
+    click.echo(explain_text(audit_board(matches[0], laws, discovered)), nl=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

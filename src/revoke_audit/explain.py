@@ -1,0 +1,203 @@
+"""One board explained for a person: the deal, the play trick by trick with the irregular cards
+marked, the findings, and the ruling's arithmetic (``revoke-audit explain``).
+
+Pure rendering of library objects (``BoardAudit``, ``board_row``): no law is applied here.
+Plain ASCII, lines of at most 80 characters (a long source path excepted)."""
+from __future__ import annotations
+
+import os
+import textwrap
+from typing import Iterable
+
+from .audit import BoardAudit, board_row
+from .cards import SEATS, SUITS, card_str, hand_str
+from .findings import seat_name
+from .formats import read_boards
+from .record import BoardRecord
+from .replay import CLAIMED, COMPLETE, Trick
+from .scoring import result_string
+
+WIDTH = 80
+LEGEND = "* revoke, ! extra card (back to the hand), (none) no card played"
+
+
+def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = None,
+               room: str | None = None, game: int | None = None) -> list[BoardRecord]:
+    """The records in ``paths`` matching every criterion given: ``board`` against
+    ``record.board`` (as a string), ``room`` against ``record.room`` (case-insensitive),
+    ``game`` against the 1-based index within the file."""
+    found = []
+    for rec in read_boards(paths):
+        if board is not None and rec.board != str(board).strip():
+            continue
+        if room is not None and rec.room.lower() != room.lower():
+            continue
+        if game is not None and rec.game != game:
+            continue
+        found.append(rec)
+    return found
+
+
+def describe(rec: BoardRecord) -> str:
+    """One line naming a record for a choice: ``game 2: board 7 closed (line 8)``."""
+    what = f"board {rec.board}" if rec.board else "no board number"
+    room = f" {rec.room}" if rec.room else ""
+    why = f": {rec.diagnostics[0].code} {rec.diagnostics[0].message}" if rec.unreadable and \
+        rec.diagnostics else ""
+    return f"game {rec.game}: {what}{room} (line {rec.line}){why}"
+
+
+def explain_text(audit: BoardAudit) -> str:
+    """The whole explanation of one audited board, as text ending in a newline."""
+    sections = [_header(audit), _diagram(audit.record), _play(audit), _findings(audit),
+                _ruling(audit)]
+    return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
+
+
+# --- header and deal -----------------------------------------------------------------------
+
+def _header(a: BoardAudit) -> list[str]:
+    """Where the board comes from, what it is, and the code applied."""
+    rec, row = a.record, board_row(a)
+    title = ", ".join(x for x in (rec.event, f"board {rec.board or '?'}",
+                                  f"{rec.room} room" if rec.room else "") if x)
+    contract = rec.contract or "unknown"
+    if contract == "Pass":
+        contract = "passed out"
+    elif rec.declarer is not None:
+        contract += f" by {seat_name(rec.declarer)}"
+    return [f"{rec.source}:{rec.line}",
+            *_wrap(f"{title}; dealer {row['dealer'] or '?'}, vulnerable {row['vul'] or '?'}", ""),
+            *_wrap(f"Contract {contract}; Laws {a.ruling.edition} ({a.ruling.scoring} scoring); "
+                   f"status {a.status}", "")]
+
+
+def _hand_lines(mask: int | None) -> list[str]:
+    """Four lines ``S AKQ`` .. ``C -`` for a hand; ``?`` for a hand the record leaves unknown."""
+    if mask is None:
+        return ["?", "", "", ""]
+    return [f"{SUITS[s]} {part or '-'}" for s, part in enumerate(hand_str(mask).split("."))]
+
+
+def _diagram(rec: BoardRecord) -> list[str]:
+    """North on top, West and East side by side, South below, with the players' names."""
+    hands = rec.hands or (None,) * 4
+    label = [(f"{seat_name(s)} {rec.names[s]}".rstrip())[:28] for s in range(4)]
+    pad = " " * 15
+    lines = [pad + label[0]] + [pad + x for x in _hand_lines(hands[0])]
+    lines.append(f"{label[3]:<30}{label[1]}")
+    west, east = _hand_lines(hands[3]), _hand_lines(hands[1])
+    lines += [f"{w:<30}{e}".rstrip() for w, e in zip(west, east)]
+    lines += [pad + label[2]] + [pad + x for x in _hand_lines(hands[2])]
+    return [x.rstrip() for x in lines]
+
+
+# --- the play ------------------------------------------------------------------------------
+
+def _play(a: BoardAudit) -> list[str]:
+    """One line per trick with the marks, the winner and declarer's side's running count."""
+    rp = a.replay
+    if not rp.tricks:
+        return ["Play: none replayed" + ("" if rp.auditable else " (see the findings)")]
+    side = "N-S" if rp.declarer % 2 == 0 else "E-W"
+    revokes = {(f.trick, f.seat) for f in rp.revokes}
+    extras: dict[int, list] = {}
+    for d in rp.defects:
+        if d.kind == "extra":
+            extras.setdefault(d.trick, []).append((d.seat, d.card))
+    lines = [f"Play: {LEGEND}", f" #  lead {'cards in time order':<32} won  {side}"]
+    won = 0
+    for t in rp.tricks:
+        if t.winner is not None and t.winner % 2 == rp.declarer % 2:
+            won += 1
+        lines.append(_trick_line(t, revokes, extras.get(t.number, []), won))
+    return lines + _play_end(a)
+
+
+def _trick_line(t: Trick, revokes: set, extras: list, won: int) -> str:
+    """`` 3  E    HQ   S HJ   W D5*  N H4        -> E    1``."""
+    entries = [(s, card_str(c) + ("*" if (t.number, s) in revokes else " ")) for s, c, _ in t.plays]
+    lead = t.leader
+    for seat in t.omitted:  # in its turn among the others
+        at = sum(1 for s, _ in entries if (s - lead) % 4 < (seat - lead) % 4)
+        entries.insert(at, (seat, "(none)"))
+    entries += [(s, card_str(c) + "!") for s, c in extras]
+    cards = "  ".join(text if i == 0 and s == lead else f"{SEATS[s]} {text}"
+                      for i, (s, text) in enumerate(entries))
+    end = f"-> {SEATS[t.winner]} {won:>4}" if t.winner is not None else "(unfinished)"
+    return f"{t.number:>2}  {SEATS[lead]}    {cards:<32} {end}".rstrip()
+
+
+def _play_end(a: BoardAudit) -> list[str]:
+    """How the play ends: all 13 tricks, a claim, or a record that stops."""
+    rp = a.replay
+    done = len(rp.complete_tricks)
+    if rp.play_status == COMPLETE:
+        return []
+    if rp.play_status == CLAIMED:
+        return [f"Claim after {done} tricks: {rp.claim} tricks in all for declarer"]
+    if rp.stopped_at is not None:
+        return [f"The replay stops at trick {rp.stopped_at} (see the findings)"]
+    return [f"The record stops after {done} tricks, with no claim"]
+
+
+# --- findings and ruling -------------------------------------------------------------------
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    """``text`` folded to the width, continuation lines indented two more."""
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_on_hyphens=False)
+
+
+def _findings(a: BoardAudit) -> list[str]:
+    """Each finding as in ``audit``'s text output: line, code, law, message."""
+    if not a.findings:
+        return ["Findings: none"]
+    lines = ["Findings:"]
+    for f in a.findings:
+        law = f" [{f.law}]" if f.law else ""
+        lines += _wrap(f"line {f.line or a.record.line}: {f.code}{law} {f.message}")
+    return lines
+
+
+def _ruling(a: BoardAudit) -> list[str]:
+    """The arithmetic: tricks played, each transfer, the adjusted tricks, result and score."""
+    rp, ruling, row = a.replay, a.ruling, board_row(a)
+    played, adjusted = rp.tricks_played, ruling.tricks_adjusted
+    how = "played and claimed" if rp.play_status == CLAIMED else "played"
+    lines = [f"Ruling (Laws {ruling.edition}):",
+             f"  tricks for declarer, {how}: {_num(played)}"]
+    moved = 0
+    for f in a.findings:
+        if f.transferred and f.seat is not None and rp.declarer is not None:
+            sign = -1 if f.seat % 2 == rp.declarer % 2 else 1
+            moved += sign * f.transferred
+            to = "E-W" if f.seat % 2 == 0 else "N-S"
+            lines.append(f"  {sign * f.transferred:+d} to {to}: {f.code} [{f.law}], trick "
+                         f"{f.trick} ({seat_name(f.seat)}, {f.role})")
+    if played is not None and adjusted is not None and played + moved != adjusted:
+        lines.append(f"  {adjusted - played - moved:+d} correction of the play (see the findings)")
+    lines.append(f"  tricks for declarer, adjusted: {_num(adjusted)}")
+    played_res = result_string(a.record.contract, played)
+    lines.append(f"  result: {played_res or '?'} -> {row['result_adjusted'] or '?'}")
+    return lines + _score_lines(a, row)
+
+
+def _num(n: int | None) -> str:
+    """A count, or ``unknown``."""
+    return "unknown" if n is None else str(n)
+
+
+def _score_lines(a: BoardAudit, row: dict) -> list[str]:
+    """Duplicate: N-S score played -> adjusted.  Rubber: the columns of the adjusted result."""
+    if a.ruling.scoring == "rubber":
+        lines = [f"  rubber score (adjusted): N-S {_num(row['below_ns'])} below, "
+                 f"{_num(row['above_ns'])} above; E-W {_num(row['below_ew'])} below, "
+                 f"{_num(row['above_ew'])} above"]
+        notes = [row["scoring_notes"]] if row["scoring_notes"] else []
+    else:
+        lines = [f"  score N-S: {_num(row['score_ns'])} -> {_num(row['score_ns_adjusted'])}"]
+        notes = a.ruling.notes
+    for note in notes:
+        lines += _wrap("note: " + note)
+    return lines

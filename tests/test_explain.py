@@ -1,0 +1,147 @@
+"""``revoke-audit explain``: one board for a person, with exact text for the sample session."""
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from revoke_audit.audit import audit_board
+from revoke_audit.cli import main
+from revoke_audit.explain import explain_text, find_board
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+# Checked by hand against fixtures/session/thursday-pairs.pbn, board 2 (lines 42-73): the Deal
+# tag and the Play lines (columns W N E S) read in time order from each trick's winner.
+BOARD_2 = """\
+thursday-pairs.pbn:42
+Thursday Pairs, board 2; dealer N, vulnerable None
+Contract 3NT by South; Laws 2017 (duplicate scoring); status irregular
+
+               North Ed North
+               S AK2
+               H 432
+               D AKQJ
+               C 543
+West Hal West                 East Flo East
+S 543                         S QJT9
+H 8765                        H AKQ
+D 765                         D 432
+C T92                         C 876
+               South Gus South
+               S 876
+               H JT9
+               D T98
+               C AKQJ
+
+Play: * revoke, ! extra card (back to the hand), (none) no card played
+ #  lead cards in time order              won  N-S
+ 1  W    H8   N H2   E HA   S H9          -> E    0
+ 2  E    HK   S HT   W H5   N H3          -> E    0
+ 3  E    HQ   S HJ   W D5*  N H4          -> E    0
+ 4  E    SQ   S S6   W S3   N SK          -> N    1
+ 5  N    DA   E D2   S D8   W D6          -> N    2
+ 6  N    DK   E D3   S D9   W D7          -> N    3
+ 7  N    DQ   E D4   S DT   W H6          -> N    4
+ 8  N    DJ   E S9   S S7   W H7          -> N    5
+ 9  N    SA   E ST   S S8   W S4          -> N    6
+10  N    C3   E C6   S CA   W C2          -> S    7
+11  S    CK   W C9   N C4   E C7          -> S    8
+12  S    CQ   W CT   N C5   E C8          -> S    9
+13  S    CJ   W S5   N S2   E SJ          -> S   10
+
+Findings:
+  line 63: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead
+    holding H7 H6: one trick transferred (64A2)
+
+Ruling (Laws 2017):
+  tricks for declarer, played: 10
+  +1 to N-S: RV001 [64A2], trick 3 (West, defender)
+  tricks for declarer, adjusted: 11
+  result: 3NT+1 -> 3NT+2
+  score N-S: 430 -> 460
+"""
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    monkeypatch.chdir(FIXTURES / "session")
+    runner = CliRunner()
+    return lambda *args: runner.invoke(main, list(args))
+
+
+def test_board_2_exact_text(cli):
+    r = cli("explain", "thursday-pairs.pbn", "--board", "2")
+    assert r.exit_code == 0, r.output
+    assert r.output == BOARD_2
+    assert all(len(line) <= 80 and line.isascii() for line in r.output.splitlines())
+
+
+def test_library_function_gives_the_same_text(monkeypatch):
+    monkeypatch.chdir(FIXTURES / "session")
+    (record,) = find_board(["thursday-pairs.pbn"], board=2)
+    assert explain_text(audit_board(record)) == BOARD_2
+
+
+def test_extra_card_is_marked_on_a_lin_board(cli):
+    r = cli("explain", "thursday-pairs-bbo.lin", "--board", "6")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert " 4  E    SQ   S S6   W S3   N SK   E S9!  -> N    1" in lines
+    assert "  line 1: DT002 [67B2] trick 4: East (defender) played a second card, S9" in lines
+    assert "  score N-S: 430 -> 430" in lines
+
+
+def test_omitted_card_is_shown_in_its_turn(cli):
+    r = cli("explain", "thursday-pairs.pbn", "--board", "4")
+    assert " 2  E    HK   S HT   W (none)  N H3       -> E    0" in r.output.splitlines()
+    assert "  +1 to N-S: DT001 [67B1], trick 2 (West, defender)" in r.output
+
+
+def test_no_such_board_is_a_usage_error(cli):
+    r = cli("explain", "thursday-pairs.pbn", "--board", "9")
+    assert r.exit_code == 2
+    assert r.output.splitlines() == [
+        "Error: no board in thursday-pairs.pbn matches board 9; the file has:",
+        "  game 1: board 1 (line 8)", "  game 2: board 2 (line 42)", "  game 3: board 3 (line 75)",
+        "  game 4: board 4 (line 109)", "  game 5: board 5 (line 142)"]
+
+
+def test_two_rooms_need_room_or_game(cli):
+    vugraph = str(FIXTURES / "lin" / "vugraph_two_rooms_claim_mid_trick.lin")
+    r = cli("explain", vugraph, "--board", "7")
+    assert r.exit_code == 2
+    assert r.output.splitlines() == [
+        "Error: 2 boards match board 7; choose one with --board, --room or --game:",
+        "  game 1: board 7 open (line 4)", "  game 2: board 7 closed (line 8)"]
+    closed = cli("explain", vugraph, "--board", "7", "--room", "closed")
+    assert closed.exit_code == 0
+    assert "Fixture Cup, board 7, closed room; dealer S, vulnerable All" in closed.output
+    assert "Claim after 2 tricks: 13 tricks in all for declarer" in closed.output
+    assert closed.output == cli("explain", vugraph, "--game", "2").output
+
+
+def test_missing_file_says_why(cli):
+    r = cli("explain", "nowhere.pbn", "--board", "1")
+    assert r.exit_code == 2 and "PS001 cannot read file" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_laws_1932_shows_rubber_scoring(cli):
+    r = cli("explain", "thursday-pairs.pbn", "--board", "2", "--laws", "1932")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert "Contract 3NT by South; Laws 1932 (rubber scoring); status irregular" in lines
+    assert "  result: 3NT+1 -> 3NT+2" in lines
+    assert "  rubber score (adjusted): N-S 100 below, 70 above; E-W 0 below, 0 above" in lines
+    assert any(line.startswith("  note: 1932 Code, rubber scoring") for line in lines)
+    assert "score N-S" not in r.output
+
+
+def test_unknown_hand_is_a_question_mark():
+    from dataclasses import replace
+
+    (record,) = find_board([FIXTURES / "session" / "thursday-pairs.pbn"], board="2")
+    hidden = replace(record, hands=(record.hands[0], None, record.hands[2], None))
+    text = explain_text(audit_board(hidden))
+    assert "West Hal West                 East Flo East\n?                             ?\n" in text
+    assert "Play: none replayed (see the findings)" in text and "RC002" in text
