@@ -12,7 +12,6 @@ import os
 import re
 import sys
 import zipfile
-from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator
 
 from ..record import BoardRecord, Diagnostic

@@ -1,0 +1,103 @@
+"""What a replay finds: the tricks in time order, and the facts the Laws need.
+
+``Replay`` is the result of ``replay.replay``; the Laws read it, never the record's play.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .findings import Finding
+from .record import BoardRecord
+
+COMPLETE, CLAIMED, PARTIAL, NONE = "complete", "claimed", "partial", "none"
+
+
+@dataclass(slots=True)
+class Trick:
+    """One trick in time order.  ``plays``: (seat, card, line) per seat that played to it
+    (an extra card is not among them); ``omitted``: seats that played no card (Law 67)."""
+
+    number: int
+    leader: int
+    plays: list[tuple[int, int, int]] = field(default_factory=list)
+    omitted: list[int] = field(default_factory=list)
+    winner: int | None = None
+
+    @property
+    def suit_led(self) -> int:
+        return self.plays[0][1] // 13
+
+    def card_of(self, seat: int) -> int | None:
+        for s, c, _ in self.plays:
+            if s == seat:
+                return c
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeFact:
+    """A failure to follow suit while holding the suit led (Law 61A1 / 44C)."""
+
+    trick: int
+    seat: int
+    card: int
+    suit_led: int
+    held: int  # mask of the cards of the suit led still in the offender's hand
+    line: int
+    marked: bool  # the record marks this card ``^R``
+
+
+@dataclass(frozen=True, slots=True)
+class DefectFact:
+    """A defective trick (Law 67): ``omitted`` (no card) or ``extra`` (a second card)."""
+
+    trick: int
+    seat: int
+    kind: str
+    card: int | None  # the extra card; None for an omission
+    line: int
+    suit_led: int
+    holds_suit_led: bool  # at rectification (end of the record's play)
+
+
+@dataclass(slots=True)
+class Replay:
+    record: BoardRecord
+    contract: str | None = None
+    declarer: int | None = None
+    level: int | None = None
+    strain: int | None = None
+    risk: str = ""
+    tricks: list[Trick] = field(default_factory=list)  # complete tricks, then a partial one
+    hands_at: list[tuple[int, int, int, int]] = field(default_factory=list)  # before each trick
+    revokes: list[RevokeFact] = field(default_factory=list)
+    defects: list[DefectFact] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    claim: int | None = None  # declarer's total tricks per the claim / PBN Result after ``*``
+    play_status: str = NONE
+    stopped_at: int | None = None  # trick at which the replay could go no further
+    auditable: bool = False  # deal, contract and play were good enough to replay
+
+    @property
+    def trump(self) -> int | None:
+        return None if self.strain is None or self.strain == 4 else self.strain
+
+    @property
+    def complete_tricks(self) -> list[Trick]:
+        return [t for t in self.tricks if t.winner is not None]
+
+    def declarer_won(self) -> int:
+        """Tricks won by declarer's side among the complete tricks."""
+        return sum(1 for t in self.tricks if t.winner is not None and t.winner % 2 == self.declarer % 2)
+
+    @property
+    def tricks_played(self) -> int | None:
+        """Declarer's tricks from the play, plus the claim when claimed; None if unknown."""
+        if self.play_status == COMPLETE:
+            return self.declarer_won()
+        if self.play_status == CLAIMED:
+            return self.claim
+        return None
+
+    def add(self, code: str, message: str, line: int | None, **kw) -> None:
+        self.findings.append(Finding(code, message, line, **kw))
