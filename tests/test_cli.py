@@ -105,3 +105,14 @@ def test_library_api_gives_dataframes():
     assert list(result.boards.columns)[:3] == ["source", "line", "game"]
     assert result.boards.loc[0, "tricks_adjusted"] == 11
     assert result.findings.loc[0, "code"] == "RV001" and result.findings.loc[0, "equity_tricks"] == 10
+
+
+def test_jobs_give_the_same_reports_in_the_same_order(cli, tmp_path):
+    outs = []
+    for jobs in ("1", "2"):
+        b, f = tmp_path / f"b{jobs}.csv", tmp_path / f"f{jobs}.csv"
+        r = cli("audit", str(FIXTURES / "session"), str(FIXTURES / "cli"), "--jobs", jobs,
+                "-o", str(b), "--findings", str(f))
+        outs.append((r.output, b.read_text(), f.read_text()))
+    assert outs[0] == outs[1]
+    assert outs[0][1].count("\n") == 1 + 8 + 2

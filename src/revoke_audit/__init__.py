@@ -19,8 +19,8 @@ from .audit import BoardAudit, audit_board, audit_records, board_row
 from .formats import read_boards
 from .replay import replay
 
-__all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "read_boards", "replay",
-           "BoardAudit"]
+__all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "board_row",
+           "read_boards", "replay", "BoardAudit"]
 
 
 @dataclass
@@ -30,15 +30,15 @@ class AuditResult:
 
 
 def audit_paths(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
-                equity: bool = False) -> AuditResult:
+                equity: bool = False, jobs: int = 1) -> AuditResult:
     """Audit every board under ``paths``; DataFrames with the report columns."""
     import pandas as pd
 
-    from .report import BOARD_COLUMNS, FINDING_COLUMNS, finding_row
+    from .report import BOARD_COLUMNS, FINDING_COLUMNS, render_sources
 
     boards, findings = [], []
-    for a in audit_records(read_boards(paths), laws, discovered, equity):
-        boards.append(board_row(a))
-        findings.extend(finding_row(a, f) for f in a.findings)
+    for r in render_sources(paths, laws, discovered, equity, jobs):
+        boards.append(r.row)
+        findings.extend(r.findings)
     return AuditResult(pd.DataFrame(boards, columns=list(BOARD_COLUMNS)),
                        pd.DataFrame(findings, columns=list(FINDING_COLUMNS)))

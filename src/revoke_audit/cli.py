@@ -10,12 +10,13 @@ from collections import Counter
 
 import click
 
-from .audit import audit_board, board_row
-from .formats import read_boards
+from .audit import audit_board
 from .laws import AFTER_ROUND, EDITIONS, TABLE
-from .report import (BOARD_COLUMNS, FINDING_COLUMNS, CsvSink, finding_row, github_line,
-                     json_board, safe_cell, text_line)
+from .report import (BOARD_COLUMNS, FINDING_COLUMNS, CsvSink, github_line, json_board,
+                     render_sources, safe_cell, text_line)
 from .sarif import sarif_document
+
+
 
 class IOFailure(click.ClickException):
     """A report that cannot be written: exit code 2, like a usage error."""
@@ -48,11 +49,13 @@ def main() -> None:
                    "automatic transfer, 64C review")
 @click.option("--equity", is_flag=True,
               help="double-dummy estimate for each revoke; flag boards for a 64C review")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="audit files in this many processes (output order is unchanged)")
 @click.option("--fail-on", type=click.Choice(list(FAIL_LEVELS)), default="irregular",
               show_default=True, help="which findings make the exit code 1")
 @click.option("--exit-zero", is_flag=True, help="exit 0 even when findings are present")
 @click.option("-q", "--quiet", is_flag=True, help="no per-finding lines, only the summary")
-def audit(paths, output, findings_path, fmt, laws, discovered, equity, fail_on, exit_zero,
+def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, fail_on, exit_zero,
           quiet) -> None:
     """Audit every board in PATHS (files, folders, .gz, .zip; - for stdin)."""
     sinks = _open_sinks(output, findings_path)
@@ -60,12 +63,11 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, fail_on, 
     families: Counter[str] = Counter()
     collected: list = []
     try:
-        for record in _progress(read_boards(paths), quiet):
-            a = audit_board(record, laws, discovered, equity)
-            tally[a.status] += 1
-            for f in a.findings:
-                families[f.code[:2]] += 1
-            _emit(a, sinks, fmt, quiet, collected)
+        for r in _progress(render_sources(paths, laws, discovered, equity, jobs), quiet):
+            tally[r.status] += 1
+            for f in r.findings:
+                families[str(f["code"])[:2]] += 1
+            _emit(r, sinks, fmt, quiet, collected)
     except OSError as exc:
         for sink in sinks.values():
             sink.abort()
@@ -99,28 +101,27 @@ def _progress(records, quiet):
     return tqdm(records, unit=" boards", file=sys.stderr, leave=False)
 
 
-def _emit(a, sinks, fmt, quiet, collected) -> None:
-    row = board_row(a)
+def _emit(r, sinks, fmt, quiet, collected) -> None:
     if "boards" in sinks:
-        sinks["boards"].write(row)
+        sinks["boards"].write(r.row)
     if "findings" in sinks:
-        for f in a.findings:
-            sinks["findings"].write(finding_row(a, f))
+        for f in r.findings:
+            sinks["findings"].write(f)
     if fmt == "text" and not quiet:
-        for f in a.findings:
-            click.echo(text_line(a, f))
+        for f in r.findings:
+            click.echo(text_line(f))
     elif fmt == "github":
-        for f in a.findings:
-            click.echo(github_line(a, f))
+        for f in r.findings:
+            click.echo(github_line(f))
     elif fmt == "jsonl":
-        click.echo(json_board(a))
+        click.echo(json_board(r))
     elif fmt == "csv":
         if not collected:
             collected.append(True)
             click.echo(",".join(BOARD_COLUMNS))
-        click.echo(_csv_line([row[c] for c in BOARD_COLUMNS]))
+        click.echo(_csv_line([r.row[c] for c in BOARD_COLUMNS]))
     elif fmt in ("json", "sarif"):
-        collected.append((row, [finding_row(a, f) for f in a.findings]))
+        collected.append((r.row, r.findings))
 
 
 def _csv_line(values) -> str:

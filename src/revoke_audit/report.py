@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import os
 import tempfile
-from typing import IO, Iterable
+from dataclasses import dataclass
+from typing import IO, Iterable, Iterator
 
-from .audit import BoardAudit, board_row
+from .audit import BoardAudit, audit_records, board_row
+from .formats import iter_sources, read_boards, read_file
 from .cards import SEATS, SUITS, card_str, holding_str
 from .findings import Finding
 
@@ -81,30 +84,67 @@ class CsvSink:
             pass
 
 
-def text_line(a: BoardAudit, f: Finding) -> str:
-    """``path:line: board 17 open, trick 4: CODE message``."""
-    rec = a.record
-    where = f"board {rec.board}" if rec.board else f"game {rec.game}"
-    if rec.room:
-        where += f" {rec.room}"
-    law = f" [{f.law}]" if f.law else ""
-    return f"{rec.source}:{f.line or rec.line}: {where}: {f.code}{law} {f.message}"
+@dataclass
+class Rendered:
+    """One audited board reduced to its report rows: all the writers need, and cheap to send
+    back from a worker process."""
+
+    row: dict[str, object]
+    findings: list[dict[str, object]]
+
+    @property
+    def status(self) -> str:
+        return str(self.row["status"])
 
 
-def github_line(a: BoardAudit, f: Finding) -> str:
+def render(a: BoardAudit) -> Rendered:
+    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings])
+
+
+def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
+                   equity: bool = False, jobs: int = 1) -> Iterator[Rendered]:
+    """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
+    files are audited in that many processes (a file is the unit of work)."""
+    if jobs <= 1:
+        for a in audit_records(read_boards(paths), laws, discovered, equity):
+            yield render(a)
+        return
+    sources = list(iter_sources(paths))
+    work = [(src, laws, discovered, equity) for src in sources if src != "-"]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        done = pool.imap(_render_file, work, chunksize=1)
+        for src in sources:
+            if src == "-":
+                yield from render_sources(["-"], laws, discovered, equity)
+            else:
+                yield from next(done)
+
+
+def _render_file(args: tuple[str, str, str, bool]) -> list[Rendered]:
+    src, laws, discovered, equity = args
+    return [render(a) for a in audit_records(read_file(src), laws, discovered, equity)]
+
+
+def text_line(f: dict[str, object]) -> str:
+    """``path:line: board 17 open: CODE [law] message`` for one findings row."""
+    where = f"board {f['board']}" if f["board"] else f"game {f['game']}"
+    if f["room"]:
+        where += f" {f['room']}"
+    law = f" [{f['law']}]" if f["law"] else ""
+    return f"{f['source']}:{f['line']}: {where}: {f['code']}{law} {f['message']}"
+
+
+def github_line(f: dict[str, object]) -> str:
     """A GitHub Actions workflow command (``::error file=...,line=...::message``)."""
-    level = "error" if f.code[:2] in ("RV", "DT", "RC") else "warning"
-    msg = text_line(a, f).split(": ", 1)[1].replace("%", "%25").replace("\n", "%0A")
-    return f"::{level} file={a.record.source},line={f.line or a.record.line},title={f.code}::{msg}"
+    level = "error" if str(f["code"])[:2] in ("RV", "DT", "RC") else "warning"
+    msg = text_line(f).split(": ", 1)[1].replace("%", "%25").replace("\n", "%0A")
+    return f"::{level} file={f['source']},line={f['line']},title={f['code']}::{msg}"
 
 
-def json_board(a: BoardAudit) -> str:
+def json_board(r: Rendered) -> str:
     """One board with its findings as a JSON object (for ``--format jsonl``)."""
-    row = board_row(a)
-    row["findings"] = [finding_row(a, f) for f in a.findings]
-    for fr in row["findings"]:
-        for k in ("source", "game", "board", "room"):
-            fr.pop(k)
+    keep = [c for c in FINDING_COLUMNS if c not in ("source", "game", "board", "room")]
+    row = dict(r.row, findings=[{c: f[c] for c in keep} for f in r.findings])
     return json.dumps(row, ensure_ascii=False)
 
 

@@ -24,15 +24,21 @@ _PBN_START = re.compile(rb"^\s*(%|\[|;|\{)")
 
 def read_boards(paths: Iterable[str | os.PathLike]) -> Iterator[BoardRecord]:
     """Every board record in ``paths``, in order; folders are walked recursively (sorted)."""
+    for source in iter_sources(paths):
+        if source == "-":
+            yield from read_stream(sys.stdin.buffer, "<stdin>", "")
+        else:
+            yield from read_file(source)
+
+
+def iter_sources(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
+    """The files ``paths`` stand for, in reading order (``-`` for stdin stays ``-``)."""
     for path in paths:
         p = str(path)
-        if p == "-":
-            yield from read_stream(sys.stdin.buffer, "<stdin>", "")
-        elif os.path.isdir(p):
-            for f in _walk(p):
-                yield from read_file(f)
+        if p != "-" and os.path.isdir(p):
+            yield from _walk(p)
         else:
-            yield from read_file(p)
+            yield p
 
 
 def _walk(folder: str) -> Iterator[str]:
