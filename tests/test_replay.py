@@ -170,3 +170,11 @@ def test_several_players_failing_to_follow_one_trick_flags_the_lead():
     assert [f.code for f in a.findings if f.code.startswith("RC")] == ["RC015"]
     assert "North, East, South" in [f for f in a.findings if f.code == "RC015"][0].message
     assert sum(f.code.startswith("RV") for f in a.findings) == 3
+
+
+def test_flagged_result_is_not_taken_as_a_claim():
+    """PBN ``[Result "^6"]`` after an unfinished play: the ^ says the number differs from the
+    tricks won, so the play is partial, not claimed, and no impossible-claim error follows."""
+    rec = replace(board(D2, "3NT", "S", BASE2[:9], result=6, stopped=True), result_flagged=True)
+    a = audit_board(rec)
+    assert a.replay.play_status == "partial" and a.findings == []

@@ -99,10 +99,12 @@ def _finish(r: Replay, plays: list[Play]) -> None:
     if r.stopped_at is None and r.tricks and r.tricks[-1].winner is None and len(done) == 12:
         _fill_last_trick(r)
         done = r.complete_tricks
-    r.claim = rec.claim if rec.claim is not None else None
-    if r.claim is None and len(done) < 13 and rec.result_stated is not None and (
-            rec.play_stopped or rec.format == "pbn"):
-        r.claim = rec.result_stated  # PBN has no claim token: '*' + Result is the outcome
+    r.claim = rec.claim
+    if (r.claim is None and len(done) < 13 and rec.result_stated is not None
+            and rec.format == "pbn" and not rec.result_flagged):
+        # PBN has no claim token: an unfinished play with a Result is taken as claimed.  A
+        # Result marked ^ is known to differ from the tricks won, so it is no claim.
+        r.claim = rec.result_stated
     if r.stopped_at is not None:
         r.play_status = CLAIMED if r.claim is not None else PARTIAL
         return
