@@ -116,3 +116,17 @@ def test_jobs_give_the_same_reports_in_the_same_order(cli, tmp_path):
         outs.append((r.output, b.read_text(), f.read_text()))
     assert outs[0] == outs[1]
     assert outs[0][1].count("\n") == 1 + 8 + 2
+
+
+def test_settings_from_pyproject(cli, tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.revoke-audit]\nlaws = "1997"\nfail-on = "none"\n')
+    (tmp_path / "revoke.pbn").write_bytes((FIXTURES / "cli" / "revoke.pbn").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    r = cli("audit", "revoke.pbn", "--format", "csv")
+    assert r.exit_code == 0  # fail-on none from the settings
+    assert ",1997,irregular," in r.stdout
+    r = cli("audit", "revoke.pbn", "--format", "csv", "--laws", "2017")  # the command line wins
+    assert ",2017,irregular," in r.stdout
+    (tmp_path / "pyproject.toml").write_text('[tool.revoke-audit]\nlaws = "1066"\n')
+    r = cli("audit", "revoke.pbn")
+    assert r.exit_code == 2 and "Traceback" not in r.output

@@ -84,3 +84,19 @@ def test_no_revoke_where_every_card_follows_suit(audits):
         if any(f.code.startswith("RV") for f in a.findings):
             tricks = a.replay.tricks
             assert any(c // 13 != t.suit_led for t in tricks for _, c, _ in t.plays[1:]), a.record.source
+
+
+def test_every_edition_rules_the_corpus_revoke_boards(audits):
+    """Each code, with both discovery settings, on every corpus board that has a revoke: no
+    internal error, transfers never negative, adjusted tricks within 0..13."""
+    boards = [a.record for a in audits if a.replay.revokes]
+    assert len(boards) > 100
+    from revoke_audit.laws import EDITIONS
+    for edition in EDITIONS:
+        for discovered in ("table", "after-round"):
+            for record in boards:
+                a = audit_board(record, edition, discovered)
+                assert not [f for f in a.findings if f.code == "RC099"], (edition, record.source)
+                assert all((f.transferred or 0) >= 0 for f in a.findings)
+                adj = a.ruling.tricks_adjusted
+                assert adj is None or 0 <= adj <= 13

@@ -30,8 +30,32 @@ FAIL_LEVELS = {"irregular": ("RV", "DT"), "inconsistent": ("RV", "DT", "RC"),
 
 @click.group()
 @click.version_option(package_name="revoke-audit")
-def main() -> None:
-    """Find uncaught revokes and defective tricks in PBN/LIN hand records and apply the Laws."""
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Find uncaught revokes and defective tricks in PBN/LIN hand records and apply the Laws.
+
+    Option defaults may be set in ``[tool.revoke-audit]`` of a pyproject.toml in the current
+    folder (e.g. ``laws = "1997"``, ``fail-on = "inconsistent"``); the command line wins."""
+    settings = _project_settings()
+    if settings:
+        ctx.default_map = {"audit": settings,
+                           "explain": {k: v for k, v in settings.items() if k in ("laws", "discovered")}}
+
+
+def _project_settings(path: str = "pyproject.toml") -> dict[str, object]:
+    """``[tool.revoke-audit]`` from ``path``, keys as click parameter names (``fail_on``)."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            table = tomllib.load(fh).get("tool", {}).get("revoke-audit", {})
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise click.UsageError(f"cannot read settings from {path}: {exc}") from exc
+    if not isinstance(table, dict):
+        raise click.UsageError(f"[tool.revoke-audit] in {path} is not a table")
+    return {str(k).replace("-", "_"): v for k, v in table.items()}
 
 
 @main.command()
