@@ -7,7 +7,6 @@ from deals import BASE1, BASE2, D1, D2, WEST_REVOKES_3
 
 from revoke_audit.audit import audit_board
 from revoke_audit.cards import parse_card
-from revoke_audit.record import Play
 from revoke_audit.replay import replay
 
 
@@ -154,11 +153,6 @@ def test_play_ending_mid_trick_without_claim_is_partial():
     rp = replay(replace(rec, play=rec.play[:30]))
     assert rp.play_status == "partial" and rp.tricks_played is None
     assert len(rp.complete_tricks) == 7
-
-
-def test_every_play_gets_a_line():
-    rec = board(D2, "3NT", "S", BASE2)
-    assert all(isinstance(p, Play) and p.line > 0 for p in rec.play)
 
 
 def test_several_players_failing_to_follow_one_trick_flags_the_lead():
