@@ -34,14 +34,6 @@ def make_card(suit: int, rank: int) -> int:
     return suit * 13 + rank
 
 
-def suit_of(card: int) -> int:
-    return card // 13
-
-
-def rank_of(card: int) -> int:
-    return card % 13
-
-
 def card_str(card: int | None) -> str:
     """``SA``, ``HT``, ``C2``; ``-`` for an unknown card."""
     if card is None:
@@ -58,10 +50,6 @@ def parse_seat(text: str) -> int | None:
     if seat is None or (len(text) > 1 and text.lower() not in ("north", "east", "south", "west")):
         return None
     return seat
-
-
-def seat_str(seat: int | None) -> str:
-    return "" if seat is None else SEATS[seat]
 
 
 def parse_card(token: str) -> int | None:

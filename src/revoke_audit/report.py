@@ -146,15 +146,3 @@ def json_board(r: Rendered) -> str:
     keep = [c for c in FINDING_COLUMNS if c not in ("source", "game", "board", "room")]
     row = dict(r.row, findings=[{c: f[c] for c in keep} for f in r.findings])
     return json.dumps(row, ensure_ascii=False)
-
-
-def write_csv(path: str, columns: tuple[str, ...], rows: Iterable[dict[str, object]]) -> None:
-    """Write a whole CSV atomically (used by the library for small reports)."""
-    sink = CsvSink(path, columns)
-    try:
-        for row in rows:
-            sink.write(row)
-    except BaseException:
-        sink.abort()
-        raise
-    sink.close()

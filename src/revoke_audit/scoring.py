@@ -30,8 +30,8 @@ def result_string(contract: str | None, tricks: int | None) -> str:
 def score_ns(contract: str | None, declarer: int | None, vul: str | None, tricks: int | None) -> int | None:
     """Duplicate score for N-S (positive when N-S gain), None when it cannot be computed.
 
-    A passed-out board scores 0.  Unknown vulnerability is scored as none vulnerable? No: it is
-    left unscored (None), since the score would be a guess."""
+    A passed-out board scores 0.  An unknown vulnerability leaves the board unscored: any
+    score would be a guess."""
     parsed = parse_contract(contract) if contract else None
     if parsed == "Pass":
         return 0

@@ -29,6 +29,20 @@ class Ruling:
     declarer_side_revoked: bool = False  # an established revoke (or deemed one) by that side
     defenders_revoked: bool = False
 
+    def revoked(self, rp: Replay, seat: int) -> None:
+        """Note that ``seat``'s side has an established (or deemed) revoke."""
+        if seat % 2 == rp.declarer % 2:
+            self.declarer_side_revoked = True
+        else:
+            self.defenders_revoked = True
+
+    def move(self, rp: Replay, offender: int, n: int) -> None:
+        """``n`` tricks go from ``offender``'s side to the other side."""
+        if offender % 2 == rp.declarer % 2:
+            self.penalty_to_defenders += n
+        else:
+            self.penalty_to_declarer_side += n
+
 
 def is_established(rp: Replay, trick_no: int, seat: int) -> bool:
     """Law 63A: established once the offender or his partner plays to the next trick, or his

@@ -136,9 +136,9 @@ class Laws1932(Laws2017):
                 "a card he kept is placed in the trick, which keeps its winner; he did not fail to "
                 f"follow suit: no penalty ({self.code})"))
             return
-        self.revoked.add(fact.seat % 2)
+        ruling.revoked(rp, fact.seat)
         n, law, why = self.transfer(rp, fact, pool)
-        self._move(rp, fact.seat, n)
+        ruling.move(rp, fact.seat, n)
         ruling.findings.append(defect_finding(
             rp, fact, "DT001", law, n,
             "the card placed is off-suit though he held the suit led then: a revoke; " + why))

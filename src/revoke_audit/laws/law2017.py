@@ -22,7 +22,6 @@ class Laws2017:
     def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
         """Rule every revoke and defective trick of a replayed board, in trick order."""
         ruling = Ruling(self.name, scoring=self.scoring)
-        self.revoked: set[int] = set()  # sides with an established revoke (0 = N-S, 1 = E-W)
         if not rp.auditable:
             ruling.tricks_adjusted = rp.tricks_played
             return ruling
@@ -31,7 +30,6 @@ class Laws2017:
             if self.corrects_twelfth(rp, fact):
                 self.twelfth_trick(rp, fact, owners, ruling)
         pool = TrickPool(rp, owners)
-        self.to_declarer = self.from_declarer = 0
         items = sorted([(f.trick, 0, f) for f in rp.revokes] + [(d.trick, 1, d) for d in rp.defects],
                        key=lambda x: (x[0], x[1]))
         ruled: list[RevokeFact] = []
@@ -42,11 +40,8 @@ class Laws2017:
             else:
                 self.rule_defect(rp, fact, pool, ruling)
         base = tricks_for_declarer(rp, pool)
-        ruling.tricks_adjusted = (None if base is None else
-                                  max(0, min(13, base - self.from_declarer + self.to_declarer)))
-        ruling.penalty_to_declarer_side, ruling.penalty_to_defenders = self.to_declarer, self.from_declarer
-        ruling.declarer_side_revoked = rp.declarer % 2 in self.revoked
-        ruling.defenders_revoked = (rp.declarer + 1) % 2 in self.revoked
+        net = ruling.penalty_to_declarer_side - ruling.penalty_to_defenders
+        ruling.tricks_adjusted = None if base is None else max(0, min(13, base + net))
         return ruling
 
     # --- one revoke ---------------------------------------------------------------------
@@ -60,7 +55,7 @@ class Laws2017:
                 "not established (the record stops before the offending side plays to the next "
                 "trick), so it would have been corrected under Law 62"))
             return
-        self.revoked.add(fact.seat % 2)
+        ruling.revoked(rp, fact.seat)
         if self.corrects_twelfth(rp, fact):
             return  # ruled by twelfth_trick (64B6 / 62D)
         exception = self.exception(rp, fact, earlier, discovered)
@@ -73,7 +68,7 @@ class Laws2017:
             law, why = self.nothing_won(fact)
             ruling.findings.append(revoke_finding(rp, fact, "RV002", law, True, 0, why))
             return
-        self._move(rp, fact.seat, n)
+        ruling.move(rp, fact.seat, n)
         ruling.findings.append(revoke_finding(rp, fact, "RV001", law, True, n, why))
 
     def established(self, rp: Replay, fact: RevokeFact) -> bool:
@@ -146,12 +141,6 @@ class Laws2017:
         pool = TrickPool(rp, winners(rp))
         return self.transfer(rp, fact, pool)[0]
 
-    def _move(self, rp: Replay, offender: int, n: int) -> None:
-        if offender % 2 == rp.declarer % 2:
-            self.from_declarer += n
-        else:
-            self.to_declarer += n
-
     # --- the twelfth trick, defective tricks ---------------------------------------------
 
     def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
@@ -180,9 +169,9 @@ class Laws2017:
                 rp, fact, "DT002", "67B2", 0,
                 "the extra card goes back to his hand; the trick keeps its winner (67B2)"))
             return
-        self.revoked.add(fact.seat % 2)
+        ruling.revoked(rp, fact.seat)
         n = pool.take(fact.seat % 2, fact.trick, 1)
-        self._move(rp, fact.seat, n)
+        ruling.move(rp, fact.seat, n)
         why = (f"deemed revoke, {n} trick transferred (67B1, 64A2)" if n else
                "deemed revoke, but his side won no trick from then on (67B1, 64B1)")
         ruling.findings.append(defect_finding(rp, fact, "DT001", "67B1", n, why))
