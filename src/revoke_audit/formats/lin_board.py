@@ -118,6 +118,16 @@ class BoardReader:
         except Exception as exc:  # never lose the file over one bad pair
             self.cur.diag("PS211", f"internal error reading {key}|{value[:20]!r}|: {exc!r}", line)
 
+    def _open(self, line: int):
+        """The current board for a board-level key at ``line`` (which becomes the board's line
+        if it has none yet), or None once the board is over its size limit."""
+        b = self.cur
+        if b.overflow:
+            return None
+        if b.line == 0:
+            b.line = line
+        return b
+
     def _pc(self, value: str, line: int) -> None:
         """A card (the slow path: first card, unreadable card, over the limit)."""
         b = self.cur
@@ -161,11 +171,9 @@ class BoardReader:
         """A deal; a second md starts a new board."""
         if self.cur.has_md:
             self.flush(line)
-        b = self.cur
-        if b.overflow:
+        b = self._open(line)
+        if b is None:
             return
-        if b.line == 0:  # the board's line is that of its first board-level key
-            b.line = line
         b.has_md = True
         read_md(b, value, line)
 
@@ -208,11 +216,9 @@ class BoardReader:
 
     def _mc(self, value: str, line: int) -> None:
         """A claim: declarer's total tricks."""
-        b = self.cur
-        if b.overflow:
+        b = self._open(line)
+        if b is None:
             return
-        if b.line == 0:  # the board's line is that of its first board-level key
-            b.line = line
         b.has_action = True
         m = _CLAIM.match(value)
         if m and int(m.group(1)) <= 13:
@@ -224,11 +230,9 @@ class BoardReader:
 
     def _sv(self, value: str, line: int) -> None:
         """Vulnerability: o/0/- none, n NS, e EW, b all."""
-        b = self.cur
-        if b.overflow:
+        b = self._open(line)
+        if b is None:
             return
-        if b.line == 0:  # the board's line is that of its first board-level key
-            b.line = line
         vul = _VUL_OF.get(value.strip().lower())
         if vul is None:
             b.diag("PS209", f"unreadable vulnerability {value.strip()[:20]!r} in sv", line)
@@ -237,11 +241,9 @@ class BoardReader:
 
     def _ah(self, value: str, line: int) -> None:
         """The board title; ``Board 7`` gives the number when no qx did."""
-        b = self.cur
-        if b.overflow:
+        b = self._open(line)
+        if b is None:
             return
-        if b.line == 0:  # the board's line is that of its first board-level key
-            b.line = line
         v = value.strip()
         if "ah" not in b.tags:
             b.tags["ah"] = v[:100]
