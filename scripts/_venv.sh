@@ -3,7 +3,9 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
-EXTRA="${1:-}"
+# The extra to install comes from REVOKE_AUDIT_EXTRA, never from positional arguments: a
+# sourced file sees its caller's "$@", so `scripts/audit archive/` would leak "archive/" here.
+EXTRA="${REVOKE_AUDIT_EXTRA:-}"
 PY="${PYTHON:-python3}"
 if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -17,4 +19,6 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$HASH" ]; then
   "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2 || true
   "$VENV/bin/python" -m pip install --quiet -e "$ROOT${EXTRA:+[$EXTRA]}" >&2
   echo "$HASH" > "$STAMP"
+  # an install with an extra also holds the plain install
+  [ -z "$EXTRA" ] || echo "$HASH" > "$VENV/.revoke-audit-installed"
 fi
