@@ -90,7 +90,7 @@ def test_every_edition_rules_the_corpus_revoke_boards(audits):
     """Each code, with both discovery settings, on every corpus board that has a revoke: no
     internal error, transfers never negative, adjusted tricks within 0..13."""
     boards = [a.record for a in audits if a.replay.revokes]
-    assert len(boards) > 100
+    assert len(boards) >= 90  # 94: boards with a mis-recorded lead (RC015) are not ruled
     from revoke_audit.laws import EDITIONS
     for edition in EDITIONS:
         for discovered in ("table", "after-round"):

@@ -5,6 +5,7 @@ records (``audit_records``); ``audit_paths`` in ``__init__`` adds reading and Da
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
@@ -13,10 +14,12 @@ from .findings import Finding
 from .laws import TABLE, Ruling, get_code
 from .laws.dates import choose_edition, parse_record_date
 from .record import BoardRecord
+from .coherence import NeighbourDeals
 from .replay import Replay, replay
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 
 IRREGULAR = ("RV", "DT")
+NEIGHBOURS = 32  # boards each side whose deals may explain a record carrying another's deal
 
 
 @dataclass
@@ -44,18 +47,23 @@ class BoardAudit:
 
 
 def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE,
-                equity: bool = False) -> BoardAudit:
+                equity: bool = False, neighbours: NeighbourDeals | None = None) -> BoardAudit:
     """Replay ``record`` and rule it under ``laws`` (an edition name from ``laws.EDITIONS``, or
-    ``auto``).  ``equity``: add double-dummy estimates to revoke findings (Law 64C)."""
+    ``auto``).  ``equity``: add double-dummy estimates to revoke findings (Law 64C).
+    ``neighbours``: deals of nearby boards of the same file (see ``audit_records``), named as
+    the repair when the record carries another board's deal."""
     findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
     laws, note = resolve_laws(record, laws)
     if note:
         findings.append(Finding("LW001", note, record.line))
     try:
-        rp = replay(record)
+        rp = replay(record, neighbours)
         ruling = get_code(laws).rule(rp, discovered)
         audit = BoardAudit(record, rp, ruling, findings + rp.findings + ruling.findings)
         _check_stated(audit)
+        if not rp.coherent:  # no ruling on a record error: the result stands as stated
+            ruling.tricks_adjusted = (audit.tricks_stated if audit.tricks_stated is not None
+                                      else rp.tricks_played)
         _check_marks(audit)
         if equity and rp.revokes:
             _add_equity(audit)
@@ -82,8 +90,42 @@ def resolve_laws(record: BoardRecord, laws: str) -> tuple[str, str | None]:
 
 def audit_records(records: Iterable[BoardRecord], laws: str = "2017",
                   discovered: str = TABLE, equity: bool = False) -> Iterator[BoardAudit]:
+    """Audit a stream of records in order; each board sees the deals of the boards around it
+    in the same file (a bounded window), to name another board's deal as a record's repair."""
+    for record, neighbours in with_neighbours(records):
+        yield audit_board(record, laws, discovered, equity, neighbours)
+
+
+def with_neighbours(records: Iterable[BoardRecord], window: int = NEIGHBOURS
+                    ) -> Iterator[tuple[BoardRecord, NeighbourDeals]]:
+    """Each record with a lazy list of the deals of up to ``window`` boards before and after
+    it in the same source.  Memory stays bounded: at most ``2 * window + 1`` records are held."""
+    before: deque[BoardRecord] = deque(maxlen=window)
+    ahead: deque[BoardRecord] = deque()
     for record in records:
-        yield audit_board(record, laws, discovered, equity)
+        ahead.append(record)
+        if len(ahead) > window:
+            current = ahead.popleft()
+            yield current, _deals_near(current, before, ahead)
+            before.append(current)
+    while ahead:
+        current = ahead.popleft()
+        yield current, _deals_near(current, before, ahead)
+        before.append(current)
+
+
+def _deals_near(record: BoardRecord, before: deque, ahead: deque) -> NeighbourDeals:
+    """Lazy: called (if ever) while ``record`` is audited, before the window moves on."""
+    def deals() -> list[tuple[str, tuple[int, ...]]]:
+        return [(_label(r), r.hands) for r in (*before, *ahead)
+                if r.source == record.source and r.hands is not None and None not in r.hands
+                and r.hands != record.hands]
+    return deals
+
+
+def _label(r: BoardRecord) -> str:
+    room = f", {r.room} room" if r.room else ""
+    return f"board {r.board or '?'}{room} (line {r.line})"
 
 
 def _add_equity(a: BoardAudit) -> None:
@@ -122,6 +164,7 @@ def _check_stated(a: BoardAudit) -> None:
     if rec.result_stated is not None and rec.format == "pbn":
         a.tricks_stated = rec.result_stated
         if (rp.play_status == "complete" and played is not None and not rec.result_flagged
+                and rp.coherent
                 and rec.result_stated not in (played, adjusted)):
             a.findings.append(Finding(
                 "RC023", f"Result says {rec.result_stated} tricks for declarer but the play gives "
@@ -167,8 +210,8 @@ def _check_marks(a: BoardAudit) -> None:
     if a.record.format != "pbn" or not marked:
         return
     answered = {f.card for f in rp.revokes} | {f.card for f in rp.findings if f.code == "RC030"}
-    why = next((f.message for f in rp.findings if f.code in ("RC001", "RC002", "RC003", "RC010",
-                                                            "RC011", "RC013")), None)
+    why = next((f.message for f in rp.findings if f.code in (
+        "RC001", "RC002", "RC003", "RC010", "RC011", "RC013", "RC014", "RC015", "RC016")), None)
     for p in marked:
         if p.card not in answered:
             reason = f"the replay stopped earlier ({why})" if why else "the card is not recorded"

@@ -62,6 +62,8 @@ CODES: dict[str, str] = {
     "RC013": "a card of the play is not recorded mid-play: nothing after it can be checked",
     "RC014": "failure to follow suit on trick 13: card counts are wrong earlier in the record",
     "RC015": "two or more players fail to follow suit on one trick: the lead is probably mis-recorded",
+    "RC016": "the record is not the play of its deal: cards credited to players who do not hold "
+             "them (counted for the board, with the first and what would repair it)",
     "RC020": "stated contract disagrees with the auction",
     "RC021": "stated declarer disagrees with the auction",
     "RC022": "claim (or Result after an unfinished play) outside what is possible",

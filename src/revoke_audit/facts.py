@@ -77,6 +77,7 @@ class Replay:
     play_status: str = NONE
     stopped_at: int | None = None  # trick at which the replay could go no further
     auditable: bool = False  # deal, contract and play were good enough to replay
+    coherent: bool = True  # the play can be the play of the recorded deal (coherence.judge)
 
     @property
     def trump(self) -> int | None:

@@ -7,8 +7,6 @@ Both play every card through ``play_card``, which records a failure to follow su
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .cards import SUIT_MASKS, SUITS, card_str, winning_index
 from .facts import DefectFact, Replay, RevokeFact, Trick
 from .findings import role_of, seat_name
@@ -46,8 +44,7 @@ def replay_grouped(r: Replay, plays: list[Play]) -> None:
                 r.stopped_at = number
                 return
             if not play_card(r, hands, trick, seat, p):
-                _hint_time_order(r, hands, group, leader)
-                return
+                return  # coherence.judge says what the record's misplaced cards amount to
         if len(trick.plays) + len(trick.omitted) == 4:
             close_trick(r, trick)
             leader = trick.winner
@@ -56,19 +53,6 @@ def replay_grouped(r: Replay, plays: list[Play]) -> None:
                   trick=number)
             r.stopped_at = number
             return
-
-
-def _hint_time_order(r: Replay, hands: list[int], group: list[Play], leader: int) -> None:
-    """Some producers write a trick's cards leader first instead of in seat columns.  When the
-    line reads that way, say so in the RC010 finding: it explains the whole rest of the file."""
-    if not r.findings or r.findings[-1].code != "RC010" or r.record.play_leader is None:
-        return
-    first = r.record.play_leader
-    columns = sorted(group, key=lambda p: (p.seat - first) % 4)
-    if all(p.card is not None and hands[(leader + i) % 4] >> p.card & 1 for i, p in enumerate(columns)):
-        f = r.findings.pop()
-        r.findings.append(replace(f, message=f.message + "; the line reads as the trick in time "
-                                  "order (leader first) instead of seat columns"))
 
 
 def _pbn_omission(r: Replay, plays: list[Play]) -> tuple[int, int] | None:

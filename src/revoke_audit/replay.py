@@ -10,6 +10,7 @@ incomplete to know, it stops and says so instead of guessing.
 from __future__ import annotations
 
 from .auction import parse_contract
+from .coherence import NeighbourDeals, judge
 from .cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str
 from .facts import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
@@ -21,8 +22,11 @@ __all__ = ["replay", "Replay", "Trick", "RevokeFact", "DefectFact", "COMPLETE", 
            "PARTIAL", "NONE"]
 
 
-def replay(record: BoardRecord) -> Replay:
-    """Replay ``record``; never raises on record content."""
+def replay(record: BoardRecord, neighbours: NeighbourDeals | None = None) -> Replay:
+    """Replay ``record``; never raises on record content.  Then decide whether the record is
+    the play of its deal at all (``coherence.judge``): where it is not, the board keeps one
+    record-error finding and no revoke or defective trick.  ``neighbours``: deals of nearby
+    boards of the same file, to name another board's deal as the repair."""
     r = Replay(record)
     _check_contract(r)
     if not _ready(r):
@@ -34,6 +38,7 @@ def replay(record: BoardRecord) -> Replay:
     else:
         replay_sequence(r, plays)
     _finish(r, plays)
+    judge(r, neighbours)
     return r
 
 
@@ -158,17 +163,21 @@ def _trick13_revokes(r: Replay) -> None:
 
 def _suspicious_leads(r: Replay) -> None:
     """Two or more players failing to follow on one trick is far likelier a mis-typed lead in
-    the record than real revokes (RC015); the revokes are still ruled as recorded."""
+    the record than real revokes (RC015); ``coherence.judge`` then rules none of them."""
     per_trick: dict[int, list[RevokeFact]] = {}
     for f in r.revokes:
         per_trick.setdefault(f.trick, []).append(f)
     for number, facts in per_trick.items():
         if len(facts) >= 2:
             lead = r.tricks[number - 1].plays[0]
-            who = ", ".join(seat_name(f.seat) for f in facts)
-            r.add("RC015", f"trick {number}: {who} all fail to follow the {card_str(lead[1])} lead "
-                  "while holding the suit: the lead is probably mis-recorded", lead[2],
-                  trick=number, seat=lead[0], card=lead[1])
+            names = [seat_name(f.seat) for f in facts]
+            who = (" and ".join(names) + " both" if len(names) == 2
+                   else ", ".join(names[:-1]) + f" and {names[-1]} all")
+            cards = "; ".join(f"{seat_name(f.seat)} played {card_str(f.card)} holding "
+                              f"{holding_str(f.held)}" for f in facts)
+            r.add("RC015", f"trick {number}: {who} fail to follow the {card_str(lead[1])} lead "
+                  f"while holding the suit ({cards}): the lead is probably mis-recorded, so none "
+                  "of these is ruled a revoke", lead[2], trick=number, seat=lead[0], card=lead[1])
 
 
 def _omitted_facts(r: Replay) -> None:
