@@ -15,9 +15,9 @@ revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT
 revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,
 """
 FINDINGS = """\
-source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message
-revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2)
-revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1)
+source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,log_line
+revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2),
+revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1),
 """
 
 

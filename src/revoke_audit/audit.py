@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 from .cards import SEATS, SUITS, card_str, holding_str
+from .duties import apply_table_facts
+from .facts import FOLLOW
 from .findings import Finding
 from .laws import TABLE, Ruling, get_code
 from .laws.dates import choose_edition, parse_record_date
@@ -17,6 +19,7 @@ from .record import BoardRecord
 from .coherence import NeighbourDeals
 from .replay import Replay, replay
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
+from .table_facts import BoardFacts, TableFacts
 
 IRREGULAR = ("RV", "DT")
 NEIGHBOURS = 32  # boards each side whose deals may explain a record carrying another's deal
@@ -31,6 +34,7 @@ class BoardAudit:
     ruling: Ruling
     findings: list[Finding] = field(default_factory=list)
     tricks_stated: int | None = None
+    table_facts: BoardFacts | None = None  # the director's log's rows for this board
 
     def count(self, family: str) -> int:
         return sum(1 for f in self.findings if f.code.startswith(family))
@@ -47,19 +51,27 @@ class BoardAudit:
 
 
 def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE,
-                equity: bool = False, neighbours: NeighbourDeals | None = None) -> BoardAudit:
+                equity: bool = False, neighbours: NeighbourDeals | None = None,
+                table_facts: TableFacts | None = None) -> BoardAudit:
     """Replay ``record`` and rule it under ``laws`` (an edition name from ``laws.EDITIONS``, or
     ``auto``).  ``equity``: add double-dummy estimates to revoke findings (Law 64C).
     ``neighbours``: deals of nearby boards of the same file (see ``audit_records``), named as
-    the repair when the record carries another board's deal."""
+    the repair when the record carries another board's deal.  ``table_facts``: a director's
+    log (``table_facts.read_table_facts``) whose rows for this board add the revokes only the
+    log can show and may set ``discovered``."""
     findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
     laws, note = resolve_laws(record, laws)
     if note:
         findings.append(Finding("LW001", note, record.line))
+    board_facts = table_facts.for_board(record) if table_facts is not None else None
     try:
         rp = replay(record, neighbours)
-        ruling = get_code(laws).rule(rp, discovered)
-        audit = BoardAudit(record, rp, ruling, findings + rp.findings + ruling.findings)
+        code = get_code(laws)
+        findings += _apply_log(rp, code, board_facts)
+        ruling = code.rule(rp, board_facts and board_facts.discovered or discovered)
+        _mark_log_rows(ruling.findings, board_facts)
+        audit = BoardAudit(record, rp, ruling, findings + rp.findings + ruling.findings,
+                           table_facts=board_facts)
         _check_stated(audit)
         if not rp.coherent:  # no ruling on a record error: the result stands as stated
             ruling.tricks_adjusted = (audit.tricks_stated if audit.tricks_stated is not None
@@ -76,6 +88,25 @@ def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE
     return audit
 
 
+def _apply_log(rp: Replay, code, board_facts: BoardFacts | None) -> list[Finding]:
+    """The director's log's duties checked against the replay (``duties``), as the edition
+    reads them; the log's own RC040 findings for this board."""
+    if board_facts is None:
+        return []
+    return board_facts.findings + apply_table_facts(rp, board_facts, code.table_style)
+
+
+def _mark_log_rows(findings: list[Finding], board_facts: BoardFacts | None) -> None:
+    """A revoke ruled under the log's ``discovered`` row names that row (``log_line``) unless
+    it already names the duty it broke."""
+    line = board_facts.discovered_line if board_facts is not None else None
+    if line is None:
+        return
+    for i, f in enumerate(findings):
+        if f.code.startswith("RV") and f.log_line is None:
+            findings[i] = replace(f, log_line=line)
+
+
 def resolve_laws(record: BoardRecord, laws: str) -> tuple[str, str | None]:
     """The edition to apply: ``laws`` itself, or for ``auto`` the one in force on the record's
     date (PBN Date, else BridgeComposer's title date, else a year in the event or vugraph
@@ -89,11 +120,12 @@ def resolve_laws(record: BoardRecord, laws: str) -> tuple[str, str | None]:
 
 
 def audit_records(records: Iterable[BoardRecord], laws: str = "2017",
-                  discovered: str = TABLE, equity: bool = False) -> Iterator[BoardAudit]:
+                  discovered: str = TABLE, equity: bool = False,
+                  table_facts: TableFacts | None = None) -> Iterator[BoardAudit]:
     """Audit a stream of records in order; each board sees the deals of the boards around it
     in the same file (a bounded window), to name another board's deal as a record's repair."""
     for record, neighbours in with_neighbours(records):
-        yield audit_board(record, laws, discovered, equity, neighbours)
+        yield audit_board(record, laws, discovered, equity, neighbours, table_facts)
 
 
 def with_neighbours(records: Iterable[BoardRecord], window: int = NEIGHBOURS
@@ -137,8 +169,8 @@ def _add_equity(a: BoardAudit) -> None:
     adjusted = a.ruling.tricks_adjusted
     for i, finding in enumerate(a.findings):
         fact = facts.get((finding.trick, finding.seat, finding.card))
-        if not finding.code.startswith("RV") or fact is None:
-            continue
+        if not finding.code.startswith("RV") or fact is None or fact.kind != FOLLOW:
+            continue  # a log's duty (61A2, 61A3) is not estimated as a failure to follow
         eq = equity_tricks(a.replay, fact)
         if eq is None:
             continue
@@ -218,7 +250,7 @@ def _check_marks(a: BoardAudit) -> None:
             a.findings.append(Finding("RC032", f"{card_str(p.card)} is marked ^R but could not be "
                                       f"checked: {reason}", p.line, seat=p.seat, card=p.card))
     for f in rp.revokes:
-        if not f.marked:
+        if not f.marked and f.kind == FOLLOW:  # a producer marks the play, not the log's duties
             a.findings.append(Finding(
                 "RC031", f"trick {f.trick}: {card_str(f.card)} is a revoke (holding "
                 f"{holding_str(f.held)} on a {SUITS[f.suit_led]} lead) but is not marked ^R",

@@ -15,6 +15,7 @@ from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (BOARD_COLUMNS, FINDING_COLUMNS, CsvSink, github_line, json_board,
                      render_sources, safe_cell, text_line)
 from .sarif import sarif_document
+from .table_facts import TableFacts, TableFactsError, read_table_facts
 
 
 
@@ -22,6 +23,22 @@ class IOFailure(click.ClickException):
     """A report that cannot be written: exit code 2, like a usage error."""
 
     exit_code = 2
+
+
+class LogFailure(click.ClickException):
+    """A director's log (``--table-facts``) that cannot be read or is malformed: exit code 2,
+    one line with the file and line."""
+
+    exit_code = 2
+
+
+def _read_log(path: str | None) -> TableFacts | None:
+    if path is None:
+        return None
+    try:
+        return read_table_facts(path)
+    except TableFactsError as exc:
+        raise LogFailure(str(exc)) from exc
 
 
 FAIL_LEVELS = {"irregular": ("RV", "DT"), "inconsistent": ("RV", "DT", "RC"),
@@ -39,7 +56,8 @@ def main(ctx: click.Context) -> None:
     settings = _project_settings()
     if settings:
         ctx.default_map = {"audit": settings,
-                           "explain": {k: v for k, v in settings.items() if k in ("laws", "discovered")}}
+                           "explain": {k: v for k, v in settings.items()
+                                       if k in ("laws", "discovered", "table_facts")}}
 
 
 def _project_settings(path: str = "pyproject.toml") -> dict[str, object]:
@@ -79,16 +97,21 @@ def _project_settings(path: str = "pyproject.toml") -> dict[str, object]:
               show_default=True, help="which findings make the exit code 1")
 @click.option("--exit-zero", is_flag=True, help="exit 0 even when findings are present")
 @click.option("-q", "--quiet", is_flag=True, help="no per-finding lines, only the summary")
+@click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
+              help="a director's log (CSV): penalty cards, lead and play restrictions, "
+                   "discovery per board")
 def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, fail_on, exit_zero,
-          quiet) -> None:
+          quiet, table_facts) -> None:
     """Audit every board in PATHS (files, folders, .gz, .zip; - for stdin)."""
+    log = _read_log(table_facts)
     sinks = _open_sinks(output, findings_path)
     tally: Counter[str] = Counter()
     families: Counter[str] = Counter()
     collected: list = []
     try:
-        for r in _progress(render_sources(paths, laws, discovered, equity, jobs), quiet):
-            tally[r.status] += 1
+        for r in _progress(render_sources(paths, laws, discovered, equity, jobs, log), quiet):
+            if r.row is not None:  # else the director's log's own findings (no board)
+                tally[r.status] += 1
             for f in r.findings:
                 families[str(f["code"])[:2]] += 1
             _emit(r, sinks, fmt, quiet, collected)
@@ -126,7 +149,7 @@ def _progress(records, quiet):
 
 
 def _emit(r, sinks, fmt, quiet, collected) -> None:
-    if "boards" in sinks:
+    if "boards" in sinks and r.row is not None:
         sinks["boards"].write(r.row)
     if "findings" in sinks:
         for f in r.findings:
@@ -139,7 +162,7 @@ def _emit(r, sinks, fmt, quiet, collected) -> None:
             click.echo(github_line(f))
     elif fmt == "jsonl":
         click.echo(json_board(r))
-    elif fmt == "csv":
+    elif fmt == "csv" and r.row is not None:
         if not collected:
             collected.append(True)
             click.echo(",".join(BOARD_COLUMNS))
@@ -158,7 +181,8 @@ def _csv_line(values) -> str:
 
 def _finish_stdout(fmt, collected) -> None:
     if fmt == "json":
-        doc = {"boards": [r for r, _ in collected], "findings": [f for _, fs in collected for f in fs]}
+        doc = {"boards": [r for r, _ in collected if r is not None],
+               "findings": [f for _, fs in collected for f in fs]}
         click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
     elif fmt == "sarif":
         click.echo(json.dumps(sarif_document([f for _, fs in collected for f in fs]), indent=1))
@@ -189,9 +213,13 @@ class SelectionError(click.ClickException):
               show_default=True, help="edition of the Laws to apply; auto: by the board's date")
 @click.option("--discovered", type=click.Choice([TABLE, AFTER_ROUND]), default=TABLE,
               show_default=True, help="after-round: the revoke was noticed after the round (64B5)")
-def explain(file, board, room, game, laws, discovered) -> None:
+@click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
+              help="a director's log (CSV): what bound each player, trick by trick")
+def explain(file, board, room, game, laws, discovered, table_facts) -> None:
     """Explain one board of FILE: the deal, the play trick by trick, the ruling."""
     from .explain import describe, explain_text, find_board
+
+    log = _read_log(table_facts)
 
     matches = find_board([file], board, room, game)
     if len(matches) != 1:
@@ -207,7 +235,7 @@ def explain(file, board, room, game, laws, discovered) -> None:
         listed = [describe(r) for r in matches[:20]] or ["no board"]
         more = [f"... and {len(matches) - 20} more"] if len(matches) > 20 else []
         raise SelectionError("\n  ".join([head] + listed + more))
-    click.echo(explain_text(audit_board(matches[0], laws, discovered)), nl=False)
+    click.echo(explain_text(audit_board(matches[0], laws, discovered, table_facts=log)), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

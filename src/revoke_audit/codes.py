@@ -70,6 +70,9 @@ CODES: dict[str, str] = {
     "RC023": "stated Result disagrees with the play (and with the adjusted result)",
     "RC024": "vugraph rs result disagrees with the play (contract, declarer or tricks)",
     "RC030": "a card marked ^R is not a revoke",
+    "RC040": "a row of the director's log (--table-facts) that fits no board: it names no board "
+             "in the input, or a card the player never held (or a penalty card of declarer's "
+             "side, or two discovered rows disagree); the row is ignored",
     "RC099": "internal error while auditing the board (a bug in revoke-audit; please report it)",
     "RC032": "a card marked ^R that cannot be checked (the replay stopped before it)",
     "RC031": "a revoke the record does not mark ^R (on a board whose producer marks revokes)",

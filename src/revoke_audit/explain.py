@@ -19,6 +19,7 @@ from .scoring import result_string
 
 WIDTH = 80
 LEGEND = "* revoke, ! extra card (back to the hand), (none) no card played"
+LOG_LEGEND = "under a trick: what the director's log bound a player to there"
 
 
 def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = None,
@@ -49,8 +50,8 @@ def describe(rec: BoardRecord) -> str:
 
 def explain_text(audit: BoardAudit) -> str:
     """The whole explanation of one audited board, as text ending in a newline."""
-    sections = [_header(audit), _diagram(audit.record), _play(audit), _findings(audit),
-                _ruling(audit)]
+    sections = [_header(audit), _diagram(audit.record), _log(audit), _play(audit),
+                _findings(audit), _ruling(audit)]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
 
 
@@ -92,6 +93,22 @@ def _diagram(rec: BoardRecord) -> list[str]:
     return [x.rstrip() for x in lines]
 
 
+# --- the director's log --------------------------------------------------------------------
+
+def _log(a: BoardAudit) -> list[str]:
+    """The log's rows that match this board (``--table-facts``), by line."""
+    facts = a.table_facts
+    if facts is None or not facts.lines:
+        return []
+    lines = [f"Director's log {facts.log}:"]
+    for row in sorted(facts.rows, key=lambda r: r.line):
+        lines += _wrap(f"line {row.line}: {row.describe()}")
+    if facts.discovered is not None:
+        lines += _wrap(f"line {facts.discovered_line}: discovered {facts.discovered} (the ruling "
+                       "uses it, whatever --discovered says)")
+    return lines
+
+
 # --- the play ------------------------------------------------------------------------------
 
 def _play(a: BoardAudit) -> list[str]:
@@ -105,12 +122,18 @@ def _play(a: BoardAudit) -> list[str]:
     for d in rp.defects:
         if d.kind == "extra":
             extras.setdefault(d.trick, []).append((d.seat, d.card))
-    lines = [f"Play: {LEGEND}", f" #  lead {'cards in time order':<32} won  {side}"]
+    bound: dict[int, list] = {}
+    for b in rp.bindings:
+        bound.setdefault(b.trick, []).append(b)
+    lines = [f"Play: {LEGEND}"] + ([f"      ({LOG_LEGEND})"] if bound else []) + \
+        [f" #  lead {'cards in time order':<32} won  {side}"]
     won = 0
     for t in rp.tricks:
         if t.winner is not None and t.winner % 2 == rp.declarer % 2:
             won += 1
         lines.append(_trick_line(t, revokes, extras.get(t.number, []), won))
+        for b in bound.get(t.number, []):
+            lines += _wrap(f"{SEATS[b.seat]}: {b.text}", " " * 6)
     return lines + _play_end(a)
 
 

@@ -10,6 +10,11 @@ from .findings import Finding
 from .record import BoardRecord
 
 COMPLETE, CLAIMED, PARTIAL, NONE = "complete", "claimed", "partial", "none"
+# The kinds of revoke of Law 61A: failing to follow suit (61A1, with Law 44C), failing to play a
+# card the Laws require - a penalty card (61A2), failing to obey a lead or play restriction an
+# opponent chose in rectification (61A3).  A record of cards shows only the first; the other two
+# come from a director's log (``table_facts``, ``duties``).
+FOLLOW, PENALTY_CARD, RESTRICTION = "61A1", "61A2", "61A3"
 
 
 @dataclass(slots=True)
@@ -36,15 +41,23 @@ class Trick:
 
 @dataclass(frozen=True, slots=True)
 class RevokeFact:
-    """A failure to follow suit while holding the suit led (Law 61A1 / 44C)."""
+    """A revoke (Law 61A).  From the record alone: a failure to follow suit while holding the
+    suit led (``kind`` 61A1, Law 44C).  From a director's log: a penalty card not played when
+    the Laws require it (61A2) or a lead or play restriction not obeyed (61A3); then ``held``
+    is the cards that would have complied, ``duty`` says what he failed to do, and
+    ``log_line`` is the log's row."""
 
     trick: int
     seat: int
     card: int
     suit_led: int
-    held: int  # mask of the cards of the suit led still in the offender's hand
+    held: int  # mask of the cards of the suit led still in the offender's hand (see above)
     line: int
     marked: bool  # the record marks this card ``^R``
+    kind: str = FOLLOW
+    duty: str = ""  # 61A2/61A3: "did not play the major penalty card D8 (Law 50D1): ..."
+    obligation: str = ""  # 61A2/61A3: the log's fact (penalty-card, lead-required, ...)
+    log_line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +91,7 @@ class Replay:
     stopped_at: int | None = None  # trick at which the replay could go no further
     auditable: bool = False  # deal, contract and play were good enough to replay
     coherent: bool = True  # the play can be the play of the recorded deal (coherence.judge)
+    bindings: list = field(default_factory=list)  # duties.Binding: what a director's log bound
 
     @property
     def trump(self) -> int | None:

@@ -25,6 +25,7 @@ class Finding:
     established: bool | None = None
     transferred: int | None = None
     equity_tricks: int | None = None
+    log_line: int | None = None  # the director's log row it came from (``--table-facts``)
 
     @property
     def family(self) -> str:

@@ -16,6 +16,7 @@ from .audit import BoardAudit, audit_records, board_row
 from .formats import iter_sources, read_boards, read_file
 from .cards import SEATS, SUITS, card_str, holding_str
 from .findings import Finding
+from .table_facts import FactRow, TableFacts
 
 BOARD_COLUMNS = (
     "source", "line", "game", "event", "date", "board", "room", "dealer", "vul", "declarer",
@@ -27,6 +28,7 @@ BOARD_COLUMNS = (
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
     "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
+    "log_line",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -53,7 +55,7 @@ def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
         "card": card_str(f.card) if f.card is not None else "",
         "held": holding_str(f.held) if f.held else "",
         "established": f.established, "transferred": f.transferred,
-        "equity_tricks": f.equity_tricks, "message": f.message,
+        "equity_tricks": f.equity_tricks, "message": f.message, "log_line": f.log_line,
     }
 
 
@@ -87,47 +89,80 @@ class CsvSink:
 @dataclass
 class Rendered:
     """One audited board reduced to its report rows: all the writers need, and cheap to send
-    back from a worker process."""
+    back from a worker process.  ``row`` is None for the director's log's own findings (rows
+    that match no board, ``log_findings``), which have no board row."""
 
-    row: dict[str, object]
+    row: dict[str, object] | None
     findings: list[dict[str, object]]
+    log_lines: frozenset[int] = frozenset()  # the director's log rows that matched this board
 
     @property
     def status(self) -> str:
-        return str(self.row["status"])
+        return str(self.row["status"]) if self.row is not None else ""
 
 
 def render(a: BoardAudit) -> Rendered:
-    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings])
+    lines = frozenset(a.table_facts.lines) if a.table_facts is not None else frozenset()
+    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines)
 
 
 def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
-                   equity: bool = False, jobs: int = 1) -> Iterator[Rendered]:
+                   equity: bool = False, jobs: int = 1,
+                   table_facts: TableFacts | None = None) -> Iterator[Rendered]:
     """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
-    files are audited in that many processes (a file is the unit of work)."""
+    files are audited in that many processes (a file is the unit of work).  With a director's
+    log, a last item without a board row carries the findings for its rows no board matched."""
+    matched: set[int] = set()
+    for r in _render_boards(paths, laws, discovered, equity, jobs, table_facts):
+        matched |= r.log_lines
+        yield r
+    if table_facts is not None:
+        rows = log_findings(table_facts, matched)
+        if rows:
+            yield Rendered(None, rows)
+
+
+def _render_boards(paths, laws, discovered, equity, jobs, table_facts) -> Iterator[Rendered]:
     if jobs <= 1:
-        for a in audit_records(read_boards(paths), laws, discovered, equity):
+        for a in audit_records(read_boards(paths), laws, discovered, equity, table_facts):
             yield render(a)
         return
     sources = list(iter_sources(paths))
-    work = [(src, laws, discovered, equity) for src in sources if src != "-"]
+    work = [(src, laws, discovered, equity, table_facts) for src in sources if src != "-"]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         done = pool.imap(_render_file, work, chunksize=1)
         for src in sources:
             if src == "-":
-                yield from render_sources(["-"], laws, discovered, equity)
+                yield from _render_boards(["-"], laws, discovered, equity, 1, table_facts)
             else:
                 yield from next(done)
 
 
-def _render_file(args: tuple[str, str, str, bool]) -> list[Rendered]:
-    src, laws, discovered, equity = args
-    return [render(a) for a in audit_records(read_file(src), laws, discovered, equity)]
+def _render_file(args: tuple[str, str, str, bool, TableFacts | None]) -> list[Rendered]:
+    src, laws, discovered, equity, table_facts = args
+    return [render(a) for a in audit_records(read_file(src), laws, discovered, equity,
+                                             table_facts)]
+
+
+def log_findings(table_facts: TableFacts, matched: Iterable[int]) -> list[dict[str, object]]:
+    """findings.csv rows for the log's rows that no board matched: ``source`` and ``line`` are
+    the log's own, ``board`` and ``room`` what the row names."""
+    return [_log_row(table_facts.path, row, f) for row, f in table_facts.unmatched(matched)]
+
+
+def _log_row(path: str, row: FactRow, f: Finding) -> dict[str, object]:
+    out: dict[str, object] = dict.fromkeys(FINDING_COLUMNS)
+    out.update(source=path, line=f.line, board=row.board, room=row.room, code=f.code,
+               law="", seat=SEATS[row.seat] if row.seat is not None else "", role="",
+               suit_led="", card=card_str(row.card) if row.card is not None else "", held="",
+               message=f.message, log_line=f.log_line)
+    return out
 
 
 def text_line(f: dict[str, object]) -> str:
     """``path:line: board 17 open: CODE [law] message`` for one findings row."""
-    where = f"board {f['board']}" if f["board"] else f"game {f['game']}"
+    where = (f"board {f['board']}" if f["board"] else f"game {f['game']}" if f["game"]
+             else "director's log")
     if f["room"]:
         where += f" {f['room']}"
     law = f" [{f['law']}]" if f["law"] else ""
@@ -143,6 +178,9 @@ def github_line(f: dict[str, object]) -> str:
 
 def json_board(r: Rendered) -> str:
     """One board with its findings as a JSON object (for ``--format jsonl``)."""
+    if r.row is None:  # the director's log's own findings: no board
+        return json.dumps({"log": r.findings[0]["source"], "findings": r.findings},
+                          ensure_ascii=False)
     keep = [c for c in FINDING_COLUMNS if c not in ("source", "game", "board", "room")]
     row = dict(r.row, findings=[{c: f[c] for c in keep} for f in r.findings])
     return json.dumps(row, ensure_ascii=False)

@@ -16,14 +16,25 @@ revokes and defective tricks.  What differs from the 1932 Code it reuses:
   surplus card is taken as played to the imperfect trick "but does not constitute a revoke
   therein".  Two cards to one trick: the extra card goes back to its holder, "answerable for
   any consequent revokes" (the replay already counts it as held).
+- Duties from a director's log (Elwell 1907: "If a player who has rendered himself liable to
+  have the highest or lowest of a suit called fail to play as directed, or if, when called on to
+  lead one suit, lead another, having in his hand one or more cards of that suit demanded, he
+  incurs the penalty of a revoke"; exposed cards of the dealer's adversaries "are liable to be
+  called"): failing to play the highest or lowest card, to lead the suit called, or to play an
+  exposed card the dealer called (the log's trick is the trick it was called to) is a revoke.
+  A suit the dealer forbade to be led is not among them: leading it is no revoke under this
+  code (decided from the text quoted), so no penalty.  Dummy is never liable.
 - Scoring, for the scorer (not done here): the revoking side cannot score game on the hand (at
   most 28 toward game of 30); penalty tricks never count toward a slam; if both sides revoke,
   neither can win the game by that hand.
 """
 from __future__ import annotations
 
+from ..duties import CALLED, Style
+from ..facts import FOLLOW, PENALTY_CARD, RESTRICTION
 from ..replay import DefectFact, Replay, RevokeFact
-from .common import Ruling, TrickPool, defect_finding
+from ..table_facts import LEAD_FORBIDDEN
+from .common import Ruling, TrickPool, defect_finding, revoke_finding
 from .law1932 import Laws1932
 
 PENALTY = 3
@@ -36,6 +47,19 @@ class BridgeWhist(Laws1932):
     label = "1907"
     code = "the Laws of Bridge (1907)"
     establish_rule = "the trick is turned and quitted, or his side plays to the next trick"
+    table_style = Style(CALLED, "the Laws of Bridge (1907)")
+    dummy_exempt = (FOLLOW, PENALTY_CARD, RESTRICTION)  # "Dummy is not liable"
+    twelfth_rule = False  # no 12th-trick rule
+
+    def rule_revoke(self, rp, fact, pool, earlier, discovered, ruling) -> None:
+        """As the 1932 Code's engine, but leading a forbidden suit is no revoke here."""
+        if fact.obligation == LEAD_FORBIDDEN:
+            ruling.findings.append(revoke_finding(
+                rp, fact, "RV002", f"{self.label} no revoke", None, 0,
+                f"leading a suit the dealer forbade is not a revoke under {self.code} (only "
+                "failing to lead a suit called, or to play a card called, is): no penalty"))
+            return
+        super().rule_revoke(rp, fact, pool, earlier, discovered, ruling)
 
     def scoring_notes(self, ruling: Ruling) -> list[str]:
         """Seed 000: game barred to the revoking side (28 at most toward game), both sides

@@ -98,11 +98,13 @@ def revoke_finding(rp: Replay, fact: RevokeFact, code: str, law: str, establishe
                    transferred: int, why: str) -> Finding:
     """An ``RV`` finding with the revoke's position and a readable sentence."""
     role = role_of(fact.seat, rp.declarer)
-    msg = (f"trick {fact.trick}: {seat_name(fact.seat)} ({role}) played {card_str(fact.card)} on a "
-           f"{_suit_word(fact.suit_led)} lead holding {holding_str(fact.held)}: {why}")
+    what = (fact.duty if fact.duty else  # a duty from a director's log (61A2, 61A3)
+            f"played {card_str(fact.card)} on a {_suit_word(fact.suit_led)} lead holding "
+            f"{holding_str(fact.held)}")
+    msg = f"trick {fact.trick}: {seat_name(fact.seat)} ({role}) {what}: {why}"
     return Finding(code, msg, fact.line, law=law, trick=fact.trick, seat=fact.seat, role=role,
                    suit_led=fact.suit_led, card=fact.card, held=fact.held,
-                   established=established, transferred=transferred)
+                   established=established, transferred=transferred, log_line=fact.log_line)
 
 
 def defect_finding(rp: Replay, fact: DefectFact, code: str, law: str, transferred: int,

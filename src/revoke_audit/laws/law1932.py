@@ -28,6 +28,8 @@ so its law numbers are not cited: the ``law`` column names the rule ("1932 penal
 from __future__ import annotations
 
 from ..cards import SUIT_MASKS
+from ..duties import CALLED, Style
+from ..facts import FOLLOW, PENALTY_CARD, RESTRICTION
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
@@ -43,6 +45,9 @@ class Laws1932(Laws2017):
     label = "1932"  # prefix of the ``law`` column
     code = "the 1932 Code"
     establish_rule = "the offender or his partner plays to the next trick"
+    table_style = Style(CALLED, "the 1932 Code")
+    dummy_exempt = (FOLLOW,)  # the kinds of revoke dummy cannot commit
+    twelfth_rule = True  # a 12th-trick revoke is never established
 
     def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
         self.first: dict[int, int] = {}  # side -> trick of its first penalised revoke
@@ -62,10 +67,16 @@ class Laws1932(Laws2017):
         claims made too late; then the penalty as in the base engine."""
         if self.corrects_twelfth(rp, fact):
             return  # ruled by twelfth_trick
-        if role_of(fact.seat, rp.declarer) == "dummy":
+        if role_of(fact.seat, rp.declarer) == "dummy" and fact.kind in self.dummy_exempt:
             ruling.findings.append(revoke_finding(
                 rp, fact, "RV002", f"{self.label} dummy", None, 0,
                 f"dummy cannot revoke under {self.code}: not a revoke, no penalty"))
+            return
+        if fact.kind != FOLLOW and fact.trick == 12 and self.twelfth_rule:
+            ruling.findings.append(revoke_finding(
+                rp, fact, "RV003", f"{self.label} 12th trick", False, 0,
+                f"a 12th-trick revoke is never established ({self.code}): no penalty; the trick "
+                "is replayed with the card required (not worked out here)"))
             return
         if not self.established(rp, fact):
             ruling.findings.append(revoke_finding(
@@ -80,6 +91,16 @@ class Laws1932(Laws2017):
                 f"so no penalty under {self.code}"))
             return
         super().rule_revoke(rp, fact, pool, earlier, discovered, ruling)
+
+    def established(self, rp: Replay, fact: RevokeFact) -> bool:
+        """As any revoke; a failure to obey a penalty requirement also as soon as the
+        offender's partner has played to the revoking card (seed 003)."""
+        if fact.kind != FOLLOW:
+            trick = rp.tricks[fact.trick - 1]
+            order = [s for s, _, _ in trick.plays]
+            if (fact.seat + 2) % 4 in order[order.index(fact.seat) + 1:]:
+                return True
+        return super().established(rp, fact)
 
     def exception(self, rp, fact, earlier, discovered):
         """No 64B-style exceptions: dummy and late claims are handled in ``rule_revoke``."""
@@ -105,7 +126,8 @@ class Laws1932(Laws2017):
     def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
         """A 12th-trick revoke is never established and is always corrected (dummy's excepted:
         dummy cannot revoke)."""
-        return fact.trick == 12 and role_of(fact.seat, rp.declarer) != "dummy"
+        return (fact.kind == FOLLOW and fact.trick == 12
+                and role_of(fact.seat, rp.declarer) != "dummy")
 
     def twelfth_trick(self, rp: Replay, fact: RevokeFact, owners: dict[int, int],
                       ruling: Ruling) -> None:

@@ -5,6 +5,8 @@
   could legally have played to the revoke trick.  The WBF Laws Committee (minutes of
   2000-01-12, in the EBU White Book 2004, 64.2) reads it as two tricks only when his side won
   a further trick besides that one (the revoke trick or a later one).
+- 64B3 as 2007: no penalty for a failure to play "any card faced on the table" (dummy's, or a
+  penalty card known from a director's log).
 - 64B1-B6 only.  There is no both-sides exception: each revoke gets its own automatic result,
   and the Director restores equity under 64C as though neither side had revoked (WBFLC
   minutes 2001-11-01, White Book 64.3).  The tool cannot judge that, so it says so.
@@ -33,6 +35,7 @@ class Laws1997(Laws2017):
     """Laws of Duplicate Contract Bridge 1997 (WBF)."""
 
     name = "1997"
+    b3_words = "a failure to play a card faced on the table (a penalty card)"  # 64B3 (1997)
 
     def b7_both_sides(self, rp, fact, earlier, discovered):
         """No 64B7 in 1997: both sides revoking is left to 64C (see ``rule_revoke``)."""

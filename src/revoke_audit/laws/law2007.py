@@ -7,7 +7,8 @@ Only Law 64B7 differs for what a hand record can show:
   side that was never established (the record stops before it could be) still blocks the
   transfer for the other side's revoke.
 - 2007 64B3 (failure to play any card faced on the table, including a card of dummy's hand)
-  is, for a record of cards played, the same as 2017 64B3: every revoke by dummy.
+  is, for a record of cards played, the same as 2017 64B3: every revoke by dummy, and a
+  failure to play a penalty card (known from a director's log).
 - There is no 64B8 (62C3, both sides revoking on one trick, was added in 2017); it cannot
   arise in a finished record anyway.
 - 67B1 is as in 2017: an omitted card is a deemed revoke, one trick under 64A2 whether or not
@@ -26,3 +27,4 @@ class Laws2007(Laws2017):
 
     name = "2007"
     both_sides_needs_established = False  # 64B7 (2007): "both sides have revoked"
+    b3_words = "a failure to play a card faced on the table (a penalty card)"  # 64B3 (2007)

@@ -7,6 +7,8 @@ transfer; Law 64C (redress of damage) may still apply and is flagged for review.
 from __future__ import annotations
 
 from ..cards import SUITS
+from ..duties import LAW50, Style
+from ..facts import FOLLOW, PENALTY_CARD
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
                      is_established, revoke_finding, tricks_for_declarer, winners)
@@ -18,6 +20,8 @@ class Laws2017:
     name = "2017"
     scoring = "duplicate"
     both_sides_needs_established = True  # 64B7 (2017): both revokes established
+    table_style = Style(LAW50, "Law 61A")  # how a director's log binds players (``duties``)
+    b3_words = "a failure to play a penalty card"  # 64B3 (2017)
 
     def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
         """Rule every revoke and defective trick of a replayed board, in trick order."""
@@ -82,7 +86,8 @@ class Laws2017:
     def exception(self, rp: Replay, fact: RevokeFact, earlier: list[RevokeFact],
                   discovered: str) -> tuple[str, str] | None:
         """The 64B exceptions a record can show, as (law, reason), or None."""
-        for check in (self.b5_after_round, self.b3_dummy, self.b7_both_sides, self.b2_repeated):
+        for check in (self.b3_penalty_card, self.b5_after_round, self.b3_dummy, self.b6_duty,
+                      self.b7_both_sides, self.b2_repeated):
             got = check(rp, fact, earlier, discovered)
             if got:
                 return got
@@ -103,6 +108,23 @@ class Laws2017:
             return "64B3", "revoke by dummy: no automatic transfer (64B3); 64C may apply"
         return None
 
+    def b3_penalty_card(self, rp, fact, earlier, discovered):
+        """64B3: a failure to play a penalty card (known from a director's log) carries no
+        automatic transfer, whenever it was found; 64C may give redress."""
+        if fact.kind == PENALTY_CARD:
+            return "64B3", (f"{self.b3_words}: no automatic transfer (64B3); refer to the "
+                            "Director under 64C")
+        return None
+
+    def b6_duty(self, rp, fact, earlier, discovered):
+        """64B6 for a trick-12 revoke of the director's log's kinds (61A2, 61A3): no automatic
+        transfer.  Law 62D would have it corrected with the card required; that correction is
+        left to the Director (``twelfth_trick`` works out only a failure to follow suit)."""
+        if fact.trick == 12 and fact.kind != FOLLOW:
+            return "64B6", ("a revoke on trick 12: no automatic transfer (64B6); Law 62D has it "
+                            "corrected with the card required, which is left to the Director")
+        return None
+
     def b7_both_sides(self, rp, fact, earlier, discovered):
         """64B7: both sides revoked on the board (2017: both revokes established) - no
         automatic transfer for either; the Director gives equity under 64C."""
@@ -117,8 +139,9 @@ class Laws2017:
     def b2_repeated(self, rp, fact, earlier, discovered):
         """64B2: a second revoke in the same suit by the same player after his first one was
         established; 64C2(a) covers any damage."""
-        for f in earlier:
+        for f in earlier:  # of the same kind: a failure to follow, or the same log duty
             if f.seat == fact.seat and f.suit_led == fact.suit_led and f.trick < fact.trick \
+                    and (f.kind, f.obligation) == (fact.kind, fact.obligation) \
                     and is_established(rp, f.trick, f.seat):
                 return "64B2", (f"a second revoke in {SUITS[fact.suit_led]} by the same player "
                                 f"(first on trick {f.trick}): no automatic transfer (64B2); 64C")
@@ -144,8 +167,9 @@ class Laws2017:
     # --- the twelfth trick, defective tricks ---------------------------------------------
 
     def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
-        """62D: an established trick-12 revoke is corrected (a later code may differ)."""
-        return fact.trick == 12 and is_established(rp, 12, fact.seat)
+        """62D: an established trick-12 failure to follow suit is corrected (a later code may
+        differ; the log's kinds of revoke on trick 12 are ``b6_duty``)."""
+        return fact.kind == FOLLOW and fact.trick == 12 and is_established(rp, 12, fact.seat)
 
     def twelfth_trick(self, rp: Replay, fact: RevokeFact, owners: dict[int, int],
                       ruling: Ruling) -> None:

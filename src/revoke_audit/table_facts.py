@@ -1,0 +1,290 @@
+"""A director's log: what was said at the table, which no hand record carries.
+
+Law 61A calls it a revoke to fail, when able, to play a card the Laws require (a penalty card,
+Law 50) or to obey a lead or play restriction an opponent chose in rectification (Laws 26, 50D2,
+54-57); a PBN or LIN record holds the cards, not those rulings.  A director who kept a log of
+them can have them checked: ``revoke-audit audit PATH... --table-facts FILE``.
+
+The log is a CSV file with a header row (column order free, names case-insensitive, other
+columns such as a note are ignored):
+
+- key columns ``source`` (the file name, matched on its base name), ``event``, ``board``,
+  ``room`` (``open``/``closed`` or a table number); an empty key matches every board;
+- fact columns ``trick`` (1-13, 0 = during the auction), ``seat`` (N/E/S/W, the player the fact
+  binds), ``fact`` and ``value``:
+
+  ================  ==============  ========================================================
+  fact              value           meaning
+  ================  ==============  ========================================================
+  penalty-card      ``D8 major``    from that trick on the card lies face up (Law 50)
+  lead-required     ``H``           the first time from that trick on that he is on lead, he
+                                    must lead a heart if he can
+  lead-forbidden    ``H``           ... he must not lead a heart, for as long as he keeps
+                                    the lead
+  play-highest      ``H``           at that trick he must play his highest heart if he can
+  play-lowest       ``H``           ... his lowest heart
+  discovered        ``after-round`` for this board, overrides ``--discovered`` (trick and
+                                    seat may be left empty)
+  ================  ==============  ========================================================
+
+A malformed log is an error (``TableFactsError``, with file and line): nothing is audited.
+A row that names no board in the input, or that does not fit the board it names, is a finding
+(``RC040``), and the run goes on.  What the facts oblige each player to do at each trick is
+``duties``' work.
+"""
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .cards import SEATS, SUITS, card_str, parse_card, parse_seat
+from .findings import Finding
+from .record import BoardRecord
+
+KEY_COLUMNS = ("source", "event", "board", "room")
+FACT_COLUMNS = ("trick", "seat", "fact", "value")
+PENALTY_CARD, LEAD_REQUIRED, LEAD_FORBIDDEN = "penalty-card", "lead-required", "lead-forbidden"
+PLAY_HIGHEST, PLAY_LOWEST, DISCOVERED = "play-highest", "play-lowest", "discovered"
+FACTS = (PENALTY_CARD, LEAD_REQUIRED, LEAD_FORBIDDEN, PLAY_HIGHEST, PLAY_LOWEST, DISCOVERED)
+SUIT_FACTS = (LEAD_REQUIRED, LEAD_FORBIDDEN, PLAY_HIGHEST, PLAY_LOWEST)
+GRADES = ("major", "minor")
+DISCOVERY = ("table", "after-round")
+LOG_CODE = "RC040"
+_SUIT_WORDS = {"spades": 0, "spade": 0, "hearts": 1, "heart": 1, "diamonds": 2, "diamond": 2,
+               "clubs": 3, "club": 3}
+
+
+class TableFactsError(ValueError):
+    """A director's log that cannot be read or is malformed: the file, the line and why."""
+
+    def __init__(self, path: str, line: int | None, message: str):
+        super().__init__(message)
+        self.path, self.line, self.message = path, line, message
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class FactRow:
+    """One row of the log, checked: the keys it matches boards on and the fact it states."""
+
+    line: int
+    fact: str
+    source: str = ""
+    event: str = ""
+    board: str = ""
+    room: str = ""
+    trick: int | None = None
+    seat: int | None = None
+    suit: int | None = None  # the suit facts
+    card: int | None = None  # penalty-card
+    grade: str = ""  # penalty-card: major / minor
+    discovered: str = ""  # discovered: table / after-round
+
+    def value(self) -> str:
+        """The value as the log gives it, normalised: ``D8 major``, ``H``, ``after-round``."""
+        if self.fact == PENALTY_CARD:
+            return f"{card_str(self.card)} {self.grade}"
+        if self.fact == DISCOVERED:
+            return self.discovered
+        return SUITS[self.suit]
+
+    def describe(self) -> str:
+        """``trick 4, East: penalty-card C6 major`` (for explain and messages)."""
+        who = [f"trick {self.trick}" if self.trick is not None else "",
+               {0: "North", 1: "East", 2: "South", 3: "West"}.get(self.seat, "")]
+        head = ", ".join(x for x in who if x)
+        return f"{head + ': ' if head else ''}{self.fact} {self.value()}"
+
+    def keys(self) -> str:
+        """The board the row names: ``source club.pbn, board 14`` (``every board`` if none)."""
+        keys = [f"{k} {v}" for k, v in (("source", self.source), ("event", self.event),
+                                         ("board", self.board), ("room", self.room)) if v]
+        return ", ".join(keys) or "every board"
+
+    def matches(self, record: BoardRecord) -> bool:
+        """Every key given equals the record's (source on its base name; board numbers as
+        numbers; event and room ignoring case)."""
+        if self.source and _base(self.source) != _base(record.source):
+            return False
+        if self.event and self.event.casefold() != record.event.strip().casefold():
+            return False
+        if self.board and not _same_board(self.board, record.board):
+            return False
+        return not self.room or self.room.casefold() == record.room.strip().casefold()
+
+
+@dataclass
+class BoardFacts:
+    """The log's rows that match one board: the obligations, and the discovery to rule under."""
+
+    log: str
+    rows: list[FactRow] = field(default_factory=list)  # all but ``discovered``
+    discovered: str | None = None
+    discovered_line: int | None = None
+    findings: list[Finding] = field(default_factory=list)  # RC040: rows that contradict
+    lines: set[int] = field(default_factory=set)  # every matching row's line
+
+    def note(self, line: int, message: str, record_line: int | None = None) -> None:
+        """An ``RC040`` finding naming the log's file and line."""
+        self.findings.append(Finding(LOG_CODE, f"director's log {self.log} line {line}: "
+                                     f"{message}", record_line, log_line=line))
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """A director's log, read and checked (``read_table_facts``)."""
+
+    path: str
+    rows: tuple[FactRow, ...] = ()
+
+    def for_board(self, record: BoardRecord) -> BoardFacts:
+        """The rows that match ``record`` (none for an unreadable record).  Two ``discovered``
+        rows that disagree: the later one applies, and an ``RC040`` finding says so."""
+        facts = BoardFacts(self.path)
+        if record.unreadable:
+            return facts
+        for row in self.rows:
+            if not row.matches(record):
+                continue
+            facts.lines.add(row.line)
+            if row.fact != DISCOVERED:
+                facts.rows.append(row)
+                continue
+            if facts.discovered is not None and facts.discovered != row.discovered:
+                facts.note(row.line, f"discovered {row.discovered} contradicts line "
+                           f"{facts.discovered_line} ({facts.discovered}) for this board; line "
+                           f"{row.line} applies", record.line)
+            facts.discovered, facts.discovered_line = row.discovered, row.line
+        return facts
+
+    def unmatched(self, matched: Iterable[int]) -> list[tuple[FactRow, Finding]]:
+        """The rows no board matched, each with its ``RC040`` finding."""
+        seen = set(matched)
+        return [(row, Finding(LOG_CODE, f"director's log {self.path} line {row.line}: no board "
+                              f"in the input matches ({row.keys()}); the row ({row.describe()}) "
+                              "is ignored", row.line, log_line=row.line))
+                for row in self.rows if row.line not in seen]
+
+
+def _base(path: str) -> str:
+    """The file name at the end of a path or of an archive member (``a.zip!x/b.pbn`` -> b.pbn)."""
+    return os.path.basename(path.replace("\\", "/").rsplit("!", 1)[-1])
+
+
+def _same_board(wanted: str, board: str) -> bool:
+    wanted, board = wanted.strip(), board.strip()
+    if wanted.isdigit() and board.isdigit():
+        return int(wanted) == int(board)
+    return wanted.casefold() == board.casefold()
+
+
+# --- reading -------------------------------------------------------------------------------
+
+def read_table_facts(path: str | os.PathLike) -> TableFacts:
+    """Read and check a director's log; ``TableFactsError`` (with the line) if it is
+    malformed or cannot be read."""
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8-sig", newline="") as fh:
+            return TableFacts(name, tuple(_rows(name, fh)))
+    except UnicodeDecodeError as exc:
+        raise TableFactsError(name, None, f"not UTF-8 text ({exc.reason})") from exc
+    except OSError as exc:
+        raise TableFactsError(name, None, f"cannot read the director's log: "
+                              f"{exc.strerror or exc}") from exc
+
+
+def _rows(path: str, fh) -> Iterable[FactRow]:
+    reader = csv.reader(fh)
+    header = next(reader, None)
+    if header is None:
+        raise TableFactsError(path, None, "empty: a header row is needed ("
+                              + ", ".join(KEY_COLUMNS + FACT_COLUMNS) + ")")
+    names = [h.strip().casefold() for h in header]
+    missing = [c for c in KEY_COLUMNS + FACT_COLUMNS if c not in names]
+    if missing:
+        raise TableFactsError(path, reader.line_num, f"missing column{'s' if len(missing) > 1 else ''} "
+                              f"{', '.join(missing)} (the header needs "
+                              f"{', '.join(KEY_COLUMNS + FACT_COLUMNS)})")
+    where = {c: names.index(c) for c in KEY_COLUMNS + FACT_COLUMNS}
+    while True:
+        line = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise TableFactsError(path, line, f"unreadable CSV: {exc}") from exc
+        if not any(c.strip() for c in cells):
+            continue
+        got = {c: cells[i].strip() if i < len(cells) else "" for c, i in where.items()}
+        yield _row(path, line, got)
+
+
+def _row(path: str, line: int, got: dict[str, str]) -> FactRow:
+    """One row checked: every complaint is a ``TableFactsError`` naming the line."""
+    def fail(message: str) -> TableFactsError:
+        return TableFactsError(path, line, message)
+
+    fact = got["fact"].casefold()
+    if fact not in FACTS:
+        raise fail(f"unknown fact '{got['fact']}' (one of {', '.join(FACTS)})")
+    trick = _trick(got["trick"], fail)
+    seat = _seat(got["seat"], fail)
+    keys = {k: got[k] for k in KEY_COLUMNS}
+    value = got["value"]
+    if fact == DISCOVERED:
+        if value.casefold() not in DISCOVERY:
+            raise fail(f"discovered value '{value}' is not table or after-round")
+        return FactRow(line, fact, **keys, trick=trick, seat=seat, discovered=value.casefold())
+    if trick is None or seat is None:
+        raise fail(f"{fact} needs a trick (0-13) and a seat (N, E, S or W)")
+    if fact in (PLAY_HIGHEST, PLAY_LOWEST) and trick == 0:
+        raise fail(f"{fact} needs a trick 1-13: no card is played during the auction")
+    if fact == PENALTY_CARD:
+        card, grade = _penalty_value(value, fail)
+        return FactRow(line, fact, **keys, trick=trick, seat=seat, card=card, grade=grade)
+    return FactRow(line, fact, **keys, trick=trick, seat=seat, suit=_suit(fact, value, fail))
+
+
+def _trick(text: str, fail) -> int | None:
+    if not text:
+        return None
+    if not text.isdigit() or not 0 <= int(text) <= 13:
+        raise fail(f"trick '{text}' is not a number 0-13 (0 = during the auction)")
+    return int(text)
+
+
+def _seat(text: str, fail) -> int | None:
+    if not text:
+        return None
+    seat = parse_seat(text)
+    if seat is None:
+        raise fail(f"seat '{text}' is not N, E, S or W")
+    return seat
+
+
+def _penalty_value(text: str, fail) -> tuple[int, str]:
+    parts = text.split()
+    card = parse_card(parts[0]) if parts else None
+    if card is None or len(parts) != 2 or parts[1].casefold() not in GRADES:
+        raise fail(f"penalty-card value '{text}' is not a card and major or minor (e.g. D8 major)")
+    return card, parts[1].casefold()
+
+
+def _suit(fact: str, text: str, fail) -> int:
+    word = text.strip().casefold()
+    if len(word) == 1 and word.upper() in SUITS:
+        return SUITS.index(word.upper())
+    if word in _SUIT_WORDS:
+        return _SUIT_WORDS[word]
+    raise fail(f"{fact} value '{text}' is not a suit (S, H, D or C)")
+
+
+__all__ = ["TableFacts", "TableFactsError", "FactRow", "BoardFacts", "read_table_facts", "FACTS",
+           "KEY_COLUMNS", "FACT_COLUMNS", "LOG_CODE", "SEATS"]
