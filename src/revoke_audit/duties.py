@@ -132,18 +132,21 @@ def _check(rp: Replay, rows: list[FactRow], style: Style) -> None:
     leads = _lead_duties(rp, rows)
     pickups = _pickups(rp, rows, leads) if style.penalty == LAW50 else {}
     follow = {(f.trick, f.seat) for f in rp.revokes}
+    promoted: set[int] = set()  # penalty cards made major by a second one (Law 50B): lines
     new: list[RevokeFact] = []
     for trick in rp.tricks:
         hands = rp.hands_at[trick.number - 1]
         for seat, card, line in trick.plays:
+            penalties = _penalty_rows(rp, rows, trick.number, seat, style, pickups)
+            if len(penalties) > 1:
+                promoted.update(r.line for r in penalties)
             duties = (leads.get((trick.number, seat), [])
                       + [r for r in rows if r.fact in (PLAY_HIGHEST, PLAY_LOWEST)
-                         and (r.trick, r.seat) == (trick.number, seat)]
-                      + _penalty_rows(rp, rows, trick.number, seat, style, pickups))
+                         and (r.trick, r.seat) == (trick.number, seat)] + penalties)
             if not duties:
                 continue
             turn = _Turn(trick, seat, card, line, hands[seat], _legal(trick, seat, hands[seat]))
-            fact = _judge(rp, turn, duties, style, (trick.number, seat) in follow)
+            fact = _judge(rp, turn, duties, style, (trick.number, seat) in follow, promoted)
             if fact:
                 new.append(fact)
     rp.revokes[:] = sorted(rp.revokes + new, key=lambda f: (f.trick, (f.seat - rp.tricks[
@@ -223,8 +226,8 @@ def _penalty_rows(rp: Replay, rows: list[FactRow], number: int, seat: int, style
 
 # --- one card --------------------------------------------------------------------------------
 
-def _judge(rp: Replay, turn: _Turn, duties: list[FactRow], style: Style,
-           already: bool) -> RevokeFact | None:
+def _judge(rp: Replay, turn: _Turn, duties: list[FactRow], style: Style, already: bool,
+           promoted: set[int]) -> RevokeFact | None:
     """Weigh the duties in order (module docstring), each recorded as a binding; the first
     one broken while able is the revoke, unless the card already fails to follow suit."""
     allowed = turn.legal
@@ -240,7 +243,7 @@ def _judge(rp: Replay, turn: _Turn, duties: list[FactRow], style: Style,
             allowed = able
     penalties = [d for d in duties if d.fact == PENALTY_CARD]
     if penalties and not any(v[1] == BROKEN for v in verdicts):
-        verdicts.append((penalties[0], *_penalty(penalties, turn, allowed, style)))
+        verdicts.append((penalties[0], *_penalty(penalties, turn, allowed, style, promoted)))
     fact = None
     for row, outcome, able, text in verdicts:
         note = text + (": no revoke" if outcome == UNABLE else "")
@@ -295,18 +298,22 @@ def _restriction(row: FactRow, turn: _Turn, allowed: int, style: Style) -> tuple
     return BROKEN, 1 << target, f"did not play {duty}, as required ({cite}) but {turn.played()}"
 
 
-def _penalty(rows: list[FactRow], turn: _Turn, allowed: int, style: Style) -> tuple[str, int, str]:
-    """(outcome, the cards that comply, the sentence) for the penalty cards lying face up."""
+def _penalty(rows: list[FactRow], turn: _Turn, allowed: int, style: Style,
+             promoted: set[int]) -> tuple[str, int, str]:
+    """(outcome, the cards that comply, the sentence) for the penalty cards lying face up.
+    A minor penalty card that once lay beside another is major for good (Law 50B: "all such
+    cards become major penalty cards")."""
     cards = mask_of(r.card for r in rows)
     lines = ", ".join(str(r.line) for r in rows)
     log = f"log line{'s' if len(rows) > 1 else ''} {lines}"
     article = "the"
     if style.penalty == CALLED:
         label = f"exposed card {holding_str(cards)} the declarer called ({style.cite}; {log})"
-    elif len(rows) == 1 and rows[0].grade == "minor":
+    elif len(rows) == 1 and rows[0].grade == "minor" and rows[0].line not in promoted:
         return _minor(rows[0], turn, allowed, log)
     elif len(rows) == 1:
-        label = f"major penalty card {card_str(rows[0].card)} (Law 50D1; {log})"
+        why = "" if rows[0].grade == "major" else ", major since it lay beside another (Law 50B)"
+        label = f"major penalty card {card_str(rows[0].card)} (Law 50D1{why}; {log})"
     else:
         article = "a"
         label = (f"penalty card, {' or '.join(card_str(r.card) for r in rows)} (two or more "

@@ -104,8 +104,8 @@ def _log(a: BoardAudit) -> list[str]:
     for row in sorted(facts.rows, key=lambda r: r.line):
         lines += _wrap(f"line {row.line}: {row.describe()}")
     if facts.discovered is not None:
-        lines += _wrap(f"line {facts.discovered_line}: discovered {facts.discovered} (the ruling "
-                       "uses it, whatever --discovered says)")
+        lines += _wrap(f"line {facts.discovered_line}: discovered {facts.discovered} (overrides "
+                       "--discovered)")
     return lines
 
 
