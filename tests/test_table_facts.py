@@ -271,3 +271,17 @@ def test_equity_is_estimated_for_failures_to_follow_only():
     rv = result.findings[result.findings["code"].str.startswith("RV")]
     assert list(rv["board"]) == ["1", "2", "3", "4", "6"]
     assert list(rv["equity_tricks"].notna()) == [False, False, False, True, False]
+
+
+def test_the_log_from_pyproject_settings(tmp_path, monkeypatch):
+    """``table-facts = "..."`` in [tool.revoke-audit] is the default for audit and explain."""
+    for name in ("tuesday-pairs.pbn", "tuesday-pairs-log.csv"):
+        (tmp_path / name).write_bytes((FIXTURES / "facts" / name).read_bytes())
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.revoke-audit]\ntable-facts = "tuesday-pairs-log.csv"\n')
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    r = runner.invoke(main, ["audit", "tuesday-pairs.pbn", "-q"])
+    assert r.output.startswith("6 boards: 1 clean, 5 irregular,")
+    r = runner.invoke(main, ["explain", "tuesday-pairs.pbn", "--board", "2"])
+    assert "did not lead a spade as required" in r.output

@@ -84,7 +84,8 @@ class _Turn:
         return f"{'led' if self.leads else 'played'} {card_str(self.card)}"
 
 
-def apply_table_facts(rp: Replay, facts: BoardFacts | None, style: Style = Style()) -> list[Finding]:
+def apply_table_facts(rp: Replay, facts: BoardFacts | None,
+                      style: Style = Style()) -> list[Finding]:
     """Check every player's duties under the log's rows for this board; add the revokes to
     ``rp.revokes`` and the bindings to ``rp.bindings``.  Returns the ``RC040`` findings for
     rows that do not fit the board.  Nothing is checked on a board the replay could not
@@ -121,9 +122,10 @@ def _misfit(rp: Replay, row: FactRow) -> str | None:
         return f"{name} never held {card_str(row.card)} on this board"
     start = max(row.trick, 1)
     if start <= len(rp.hands_at) and not rp.hands_at[start - 1][row.seat] >> row.card & 1:
-        when = next(t.number for t in rp.tricks if t.card_of(row.seat) == row.card)
-        return (f"{name} played {card_str(row.card)} to trick {when}, before trick {start} "
-                "where the log has it face up")
+        when = next((f"to trick {t.number}" for t in rp.tricks if t.card_of(row.seat) == row.card),
+                    "already")
+        return (f"{name} played {card_str(row.card)} {when}, before trick {start} where the log "
+                "has it face up")
     return None
 
 
@@ -271,7 +273,8 @@ def _restriction(row: FactRow, turn: _Turn, allowed: int, style: Style) -> tuple
     if row.fact == LEAD_REQUIRED:
         able = allowed & mine
         if not able:
-            return UNABLE, 0, f"must lead a {word} ({cite}): he has none, so he may lead any card ({law59})"
+            return UNABLE, 0, (f"must lead a {word} ({cite}): he has none, so he may lead any "
+                               f"card ({law59})")
         if able >> turn.card & 1:
             return KEPT, able, f"must lead a {word} ({cite}): {turn.played()}"
         return BROKEN, able, (f"did not lead a {word} as required ({cite}) but {turn.played()} "

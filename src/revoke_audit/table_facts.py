@@ -39,8 +39,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .cards import SEATS, SUITS, card_str, parse_card, parse_seat
-from .findings import Finding
+from .cards import SUITS, card_str, parse_card, parse_seat
+from .findings import Finding, seat_name
 from .record import BoardRecord
 
 KEY_COLUMNS = ("source", "event", "board", "room")
@@ -96,7 +96,7 @@ class FactRow:
     def describe(self) -> str:
         """``trick 4, East: penalty-card C6 major`` (for explain and messages)."""
         who = [f"trick {self.trick}" if self.trick is not None else "",
-               {0: "North", 1: "East", 2: "South", 3: "West"}.get(self.seat, "")]
+               seat_name(self.seat) if self.seat is not None else ""]
         head = ", ".join(x for x in who if x)
         return f"{head + ': ' if head else ''}{self.fact} {self.value()}"
 
@@ -208,7 +208,8 @@ def _rows(path: str, fh) -> Iterable[FactRow]:
     names = [h.strip().casefold() for h in header]
     missing = [c for c in KEY_COLUMNS + FACT_COLUMNS if c not in names]
     if missing:
-        raise TableFactsError(path, reader.line_num, f"missing column{'s' if len(missing) > 1 else ''} "
+        plural = "s" if len(missing) > 1 else ""
+        raise TableFactsError(path, reader.line_num, f"missing column{plural} "
                               f"{', '.join(missing)} (the header needs "
                               f"{', '.join(KEY_COLUMNS + FACT_COLUMNS)})")
     where = {c: names.index(c) for c in KEY_COLUMNS + FACT_COLUMNS}
@@ -287,4 +288,4 @@ def _suit(fact: str, text: str, fail) -> int:
 
 
 __all__ = ["TableFacts", "TableFactsError", "FactRow", "BoardFacts", "read_table_facts", "FACTS",
-           "KEY_COLUMNS", "FACT_COLUMNS", "LOG_CODE", "SEATS"]
+           "KEY_COLUMNS", "FACT_COLUMNS", "LOG_CODE"]
