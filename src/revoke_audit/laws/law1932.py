@@ -24,6 +24,17 @@ so its law numbers are not cited: the ``law`` column names the rule ("1932 penal
   itself carries no penalty.  A card he failed to play (omitted) is placed in the defective
   trick: if it is of the suit led, no penalty; if not and he held the suit led at that trick,
   he failed to follow suit holding it: a revoke, penalised as one of his side's revokes.
+- Duties from a director's log ("The Revoke", Dominion, 2 September 1933: "any player revokes
+  who fails to behave as directed - provided he can do so without revoking - when the
+  opponents are entitled to exact the leading or playing of any suit or card ... or the
+  non-leading of a suit"; an exposed card called, the highest or lowest card of a suit): each
+  broken duty is a revoke with the same penalty.  An exposed card is one the declarer calls:
+  the log's trick is the trick it was called to (``duties``, style ``called``).  Such a revoke
+  "becomes established as soon as the offender's partner has played to the revoking card", or
+  as any other.  Dummy's failure to follow is no revoke, but a lead required from dummy
+  (declarer led from the wrong hand and must lead the same suit from the right one) is
+  declarer's duty: failing it is his side's revoke.  On the 12th trick it is never
+  established: no penalty, the trick is replayed with the card required (not worked out here).
 """
 from __future__ import annotations
 
@@ -94,7 +105,7 @@ class Laws1932(Laws2017):
 
     def established(self, rp: Replay, fact: RevokeFact) -> bool:
         """As any revoke; a failure to obey a penalty requirement also as soon as the
-        offender's partner has played to the revoking card (seed 003)."""
+        offender's partner has played to the revoking card ("The Revoke", Dominion, 1933)."""
         if fact.kind != FOLLOW:
             trick = rp.tricks[fact.trick - 1]
             order = [s for s, _, _ in trick.plays]
