@@ -285,3 +285,13 @@ def test_the_log_from_pyproject_settings(tmp_path, monkeypatch):
     assert r.output.startswith("6 boards: 1 clean, 5 irregular,")
     r = runner.invoke(main, ["explain", "tuesday-pairs.pbn", "--board", "2"])
     assert "did not lead a spade as required" in r.output
+
+
+def test_a_row_naming_only_a_file_that_is_not_in_the_input(cli, tmp_path):
+    """No board number to name: the text line says it is the director's log's."""
+    clean = _clean_board(tmp_path)
+    log = write(tmp_path, HEADER + "monday.pbn,,,,,,discovered,table\n")
+    r = cli("audit", clean, "--table-facts", str(log))
+    assert r.output.splitlines()[0] == (
+        f"{log}:2: director's log: RC040 director's log {log} line 2: no board in the input "
+        "matches (source monday.pbn); the row (discovered table) is ignored")
