@@ -10,14 +10,14 @@ from revoke_audit.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 BOARDS = """\
-source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes
-revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,
-revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West
 """
 FINDINGS = """\
-source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message
-revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2)
-revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1)
+source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player
+revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2),'=1+2
+revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1),Di West
 """
 
 
@@ -37,8 +37,10 @@ def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
     assert r.output.splitlines() == [
         "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
         "holding H7 H6: one trick transferred (64A2)",
+        "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo East-=1+2): 3NT+1 430 -> 3NT+2 460",
         "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
         "holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1)",
+        "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
         "2 boards: 0 clean, 2 irregular, 0 inconsistent, 0 unreadable; 2 revoke findings, "
         "0 defective tricks, 0 record errors, 0 parse problems",
     ]
@@ -51,8 +53,9 @@ def test_exit_codes(cli, tmp_path):
     clean = FIXTURES / "session" / "thursday-pairs.pbn"
     assert cli("audit", str(clean), "--fail-on", "inconsistent").exit_code == 1
     assert cli("audit", "revoke.pbn", "--laws", "1066").exit_code == 2
-    r = cli("audit", "revoke.pbn", "-o", str(tmp_path / "no" / "such" / "dir.csv"))
-    assert r.exit_code == 2 and "cannot write report" in r.output
+    target = tmp_path / "no" / "such" / "dir.csv"
+    r = cli("audit", "revoke.pbn", "-o", str(target))
+    assert (r.exit_code, r.output) == (2, f"Error: cannot write {target}: No such file or directory\n")
     assert "Traceback" not in r.output
 
 
@@ -61,7 +64,7 @@ def test_missing_file_is_a_row_not_a_crash(cli, tmp_path):
     r = cli("audit", "nowhere.pbn", "-o", str(boards))
     assert r.exit_code == 0  # parse problems do not fail the default --fail-on irregular
     rows = boards.read_text().splitlines()
-    assert len(rows) == 2 and rows[1].startswith("nowhere.pbn,1,1,") and rows[1].endswith(",unreadable,duplicate,1,,,,,")
+    assert len(rows) == 2 and rows[1].startswith("nowhere.pbn,1,1,") and rows[1].endswith(",unreadable,duplicate,1,,,,,,,,,")
     assert "PS001" in r.output
 
 

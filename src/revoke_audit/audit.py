@@ -245,6 +245,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         "record_errors": a.count("RC"), "laws": ruling.edition, "status": a.status,
         "scoring": ruling.scoring, "parse_problems": a.count("PS"),
         **_rubber(a, contract, declarer, played, adjusted),
+        **dict(zip(("north", "east", "south", "west"), rec.names)),
     }
 
 

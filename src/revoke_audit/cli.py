@@ -4,22 +4,27 @@ Exit codes: 0 nothing at or above ``--fail-on``; 1 findings at or above it; 2 us
 error.  Only this module decides exit codes."""
 from __future__ import annotations
 
+import io
 import json
+import os
+import signal
 import sys
 from collections import Counter
+from contextlib import contextmanager
+from typing import Iterator
 
 import click
+from click.core import ParameterSource
 
 from .audit import audit_board
 from .laws import AFTER_ROUND, EDITIONS, TABLE
-from .report import (BOARD_COLUMNS, FINDING_COLUMNS, CsvSink, github_line, json_board,
-                     render_sources, safe_cell, text_line)
+from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board,
+                     render_sources, silence_stdout, text_line)
 from .sarif import sarif_document
 
 
-
 class IOFailure(click.ClickException):
-    """A report that cannot be written: exit code 2, like a usage error."""
+    """A report that cannot be written, or a closed stdin: exit code 2, like a usage error."""
 
     exit_code = 2
 
@@ -28,7 +33,47 @@ FAIL_LEVELS = {"irregular": ("RV", "DT"), "inconsistent": ("RV", "DT", "RC"),
                "any": ("RV", "DT", "RC", "PS"), "none": ()}
 
 
-@click.group()
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived: unwind (temp files removed, workers ended), then exit
+    128 + the signal's number, as a shell reports a process a signal stopped."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def exit_on_signals() -> Iterator[None]:
+    """SIGINT exits 130 and SIGTERM 143 (not click's "Aborted!" and 1, the code for findings),
+    after every ``finally`` on the way out has run."""
+    def stop(signum, _frame):
+        for s in (signal.SIGINT, signal.SIGTERM):  # a second signal must not cut the cleanup
+            signal.signal(s, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    try:
+        old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread (an embedding application): leave signals alone
+        yield
+        return
+    try:
+        yield
+    except Interrupted as exc:
+        echo(f"revoke-audit: stopped by {signal.Signals(exc.signum).name}; no report written",
+             err=True)
+        raise SystemExit(128 + exc.signum) from None
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+class _Main(click.Group):
+    def invoke(self, ctx: click.Context):
+        with exit_on_signals():
+            return super().invoke(ctx)
+
+
+@click.group(cls=_Main)
 @click.version_option(package_name="revoke-audit")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -82,40 +127,71 @@ def _project_settings(path: str = "pyproject.toml") -> dict[str, object]:
 def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, fail_on, exit_zero,
           quiet) -> None:
     """Audit every board in PATHS (files, folders, .gz, .zip; - for stdin)."""
-    sinks = _open_sinks(output, findings_path)
+    explicit = click.get_current_context().get_parameter_source("fmt") == ParameterSource.COMMANDLINE
+    boards, findings, fmt = _targets(paths, output, findings_path, fmt, explicit)
     tally: Counter[str] = Counter()
     families: Counter[str] = Counter()
     collected: list = []
     try:
-        for r in _progress(render_sources(paths, laws, discovered, equity, jobs), quiet):
-            tally[r.status] += 1
-            for f in r.findings:
-                families[str(f["code"])[:2]] += 1
-            _emit(r, sinks, fmt, quiet, collected)
-    except OSError as exc:
-        for sink in sinks.values():
-            sink.abort()
-        raise IOFailure(f"cannot write report: {exc}") from exc
-    for sink in sinks.values():
-        sink.close()
-    _finish_stdout(fmt, collected)
-    _summary(tally, families, fmt)
+        with Reports(boards, findings) as reports:
+            for r in _progress(render_sources(paths, laws, discovered, equity, jobs), quiet):
+                tally[r.status] += 1
+                for f in r.findings:
+                    families[str(f["code"])[:2]] += 1
+                reports.write(r)
+                _emit(r, fmt, quiet, collected)
+            _finish_stdout(fmt, collected)
+            _summary(tally, families, fmt)
+            reports.commit()
+    except ReportError as exc:
+        if exc.target == STDOUT:
+            silence_stdout()
+        raise IOFailure(str(exc)) from exc
     fail = any(families[f] for f in FAIL_LEVELS[fail_on])
     sys.exit(1 if fail and not exit_zero else 0)
 
 
-def _open_sinks(output, findings_path) -> dict[str, CsvSink]:
-    sinks = {}
+def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], list[str], str]:
+    """Where the reports go, checked before anything is read: (boards targets, findings
+    targets, what else goes to stdout).  ``-o -`` (or ``--findings -``) puts that CSV on stdout,
+    as ``--format csv`` does for boards; stdout holds one document, so a second is an error, and
+    two reports on one file, or a report over an input file, are errors too."""
+    boards = [output] if output else []
+    findings = [findings_path] if findings_path else []
+    on_stdout = [o for o, p in (("-o -", output), ("--findings -", findings_path)) if p == "-"]
+    if on_stdout and explicit and not (fmt == "csv" and on_stdout == ["-o -"]):
+        on_stdout.append(f"--format {fmt}")
+    if len(on_stdout) > 1:
+        raise click.UsageError(f"{' and '.join(on_stdout)} both write to standard output")
+    if fmt == "csv" and output != "-":
+        boards.append("-")
+    files = [p for p in boards + findings if p != "-"]
+    real = [os.path.realpath(p) for p in files]
+    if len(set(real)) < len(real):
+        raise click.UsageError(f"-o and --findings name the same file ({files[0]}): each report "
+                               "needs its own")
+    inputs = {os.path.realpath(p) for p in paths if p != "-" and os.path.isfile(p)}
+    for path, where in zip(files, real):
+        if where in inputs:
+            raise click.UsageError(f"report {path} is also an input: it would be overwritten")
+    if "-" in paths and not _stdin_open():
+        raise IOFailure("cannot read - (standard input): it is closed")
+    return boards, findings, "none" if on_stdout or fmt == "csv" else fmt
+
+
+def _stdin_open() -> bool:
+    """False when the process was started with its standard input closed (``<&-``)."""
+    if sys.stdin is None:
+        return False
     try:
-        if output:
-            sinks["boards"] = CsvSink(output, BOARD_COLUMNS)
-        if findings_path:
-            sinks["findings"] = CsvSink(findings_path, FINDING_COLUMNS)
-    except OSError as exc:
-        for sink in sinks.values():
-            sink.abort()
-        raise IOFailure(f"cannot write report: {exc}") from exc
-    return sinks
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return True  # not a real file (a test runner's buffer): open
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 def _progress(records, quiet):
@@ -125,43 +201,27 @@ def _progress(records, quiet):
     return tqdm(records, unit=" boards", file=sys.stderr, leave=False)
 
 
-def _emit(r, sinks, fmt, quiet, collected) -> None:
-    if "boards" in sinks:
-        sinks["boards"].write(r.row)
-    if "findings" in sinks:
-        for f in r.findings:
-            sinks["findings"].write(f)
+def _emit(r, fmt, quiet, collected) -> None:
     if fmt == "text" and not quiet:
         for f in r.findings:
-            click.echo(text_line(f))
+            echo(text_line(f))
+        if r.status == "irregular":
+            echo(director_line(r.row))
     elif fmt == "github":
         for f in r.findings:
-            click.echo(github_line(f))
+            echo(github_line(f))
     elif fmt == "jsonl":
-        click.echo(json_board(r))
-    elif fmt == "csv":
-        if not collected:
-            collected.append(True)
-            click.echo(",".join(BOARD_COLUMNS))
-        click.echo(_csv_line([r.row[c] for c in BOARD_COLUMNS]))
+        echo(json_board(r))
     elif fmt in ("json", "sarif"):
         collected.append((r.row, r.findings))
-
-
-def _csv_line(values) -> str:
-    import csv
-    import io
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow([safe_cell(v) for v in values])
-    return buf.getvalue()
 
 
 def _finish_stdout(fmt, collected) -> None:
     if fmt == "json":
         doc = {"boards": [r for r, _ in collected], "findings": [f for _, fs in collected for f in fs]}
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+        echo(json.dumps(doc, ensure_ascii=False, indent=1))
     elif fmt == "sarif":
-        click.echo(json.dumps(sarif_document([f for _, fs in collected for f in fs]), indent=1))
+        echo(json.dumps(sarif_document([f for _, fs in collected for f in fs]), indent=1))
 
 
 def _summary(tally, families, fmt) -> None:
@@ -170,7 +230,7 @@ def _summary(tally, families, fmt) -> None:
             f"{tally['inconsistent']} inconsistent, {tally['unreadable']} unreadable; "
             f"{families['RV']} revoke findings, {families['DT']} defective tricks, "
             f"{families['RC']} record errors, {families['PS']} parse problems")
-    click.echo(text, err=fmt != "text")
+    echo(text, err=fmt != "text")
 
 
 class SelectionError(click.ClickException):

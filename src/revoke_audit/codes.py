@@ -93,3 +93,15 @@ CODES: dict[str, str] = {
 def family(code: str) -> str:
     """``RV``, ``DT``, ``RC`` or ``PS``."""
     return code[:2]
+
+
+#: How loud each family is in annotations: revokes and defective tricks are errors, record and
+#: parse problems warnings, ``LW``/``EQ`` notes.  ``--format github`` and SARIF both read this.
+LEVELS: dict[str, str] = {"RV": "error", "DT": "error", "RC": "warning", "PS": "warning",
+                          "LW": "note", "EQ": "note"}
+
+
+def level(code: str) -> str:
+    """``error``, ``warning`` or ``note`` for a finding code (SARIF's words; GitHub says
+    ``notice`` for ``note``)."""
+    return LEVELS.get(family(code), "note")
