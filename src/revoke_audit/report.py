@@ -181,7 +181,11 @@ class CsvReport:
             raise ReportError(STDOUT if path == "-" else path, exc) from exc
         self.columns = tuple(columns)
         self.writer = csv.writer(self.target.fh, lineterminator="\n")
-        self._write(self.columns)
+        try:
+            self._write(self.columns)
+        except BaseException:
+            self.target.discard()
+            raise
 
     @property
     def name(self) -> str:
