@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 from collections import Counter
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from typing import Iterator
 
 import click
@@ -64,7 +64,7 @@ def exit_on_signals() -> Iterator[None]:
         raise SystemExit(128 + exc.signum) from None
     finally:
         for s, handler in old.items():
-            signal.signal(s, handler)
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
 
 
 class _Main(click.Group):
@@ -133,8 +133,9 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, fai
     families: Counter[str] = Counter()
     collected: list = []
     try:
-        with Reports(boards, findings) as reports:
-            for r in _progress(render_sources(paths, laws, discovered, equity, jobs), quiet):
+        with Reports(boards, findings) as reports, \
+                closing(render_sources(paths, laws, discovered, equity, jobs)) as rendered:
+            for r in _progress(rendered, quiet):
                 tally[r.status] += 1
                 for f in r.findings:
                     families[str(f["code"])[:2]] += 1

@@ -15,7 +15,7 @@ import secrets
 import signal
 import stat
 import sys
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import IO, Iterable, Iterator, Sequence
 
@@ -212,10 +212,11 @@ class Reports:
         self.boards: list[CsvReport] = []
         self.findings: list[CsvReport] = []
         try:
-            for path in boards:
-                self.boards.append(CsvReport(path, BOARD_COLUMNS))
-            for path in findings:
-                self.findings.append(CsvReport(path, FINDING_COLUMNS))
+            with deferred_signals():  # no temp file made and not yet noted for removal
+                for path in boards:
+                    self.boards.append(CsvReport(path, BOARD_COLUMNS))
+                for path in findings:
+                    self.findings.append(CsvReport(path, FINDING_COLUMNS))
         except BaseException:
             self.discard()
             raise
@@ -242,7 +243,7 @@ class Reports:
                 report.target.finish()
             except OSError as exc:
                 raise ReportError(report.name, exc) from exc
-        with _signals_held():
+        with deferred_signals():
             for report in reports:
                 try:
                     report.target.replace()
@@ -258,17 +259,24 @@ class Reports:
 
 
 @contextmanager
-def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait while the reports are renamed, so none is left half done."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+def deferred_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done, then act as usual.  For the steps that
+    must not be cut in two: creating a temp file and noting it for removal, renaming the
+    reports, starting a worker.  (In a thread other than the main one, Python runs no signal
+    handler anyway: nothing to do.)"""
+    caught: list[int] = []
+    try:
+        old = {s: signal.signal(s, lambda signum, _f: caught.append(signum))
+               for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:
+        old = {}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s, handler in old.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+        if caught:
+            signal.raise_signal(caught[0])
 
 
 def echo(text: str, err: bool = False) -> None:
@@ -323,13 +331,40 @@ def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "
         return
     sources = list(iter_sources(paths))
     work = [(src, laws, discovered, equity) for src in sources if src != "-"]
-    with multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet_worker) as pool:
+    with ExitStack() as stack:
+        with _pool_starting():
+            pool = stack.enter_context(
+                multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet_worker))
         done = pool.imap(_render_file, work, chunksize=1)
         for src in sources:
             if src == "-":
                 yield from render_sources(["-"], laws, discovered, equity)
             else:
                 yield from next(done)
+
+
+@contextmanager
+def _pool_starting() -> Iterator[None]:
+    """Signals wait while the pool starts its workers (``deferred_signals``): one that stopped
+    the parent halfway through starting a worker would leave it to die with a traceback.
+
+    SIGINT is also blocked, which the workers inherit: one still importing when Ctrl-C reaches
+    the process group cannot print a KeyboardInterrupt traceback."""
+    if not hasattr(signal, "pthread_sigmask"):
+        with deferred_signals():
+            yield
+        return
+    # multiprocessing's resource tracker, started on the pool's first lock, unblocks SIGINT
+    # after starting itself: start it first, so the workers still inherit the block.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    with deferred_signals():
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _quiet_worker() -> None:
