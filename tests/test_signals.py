@@ -106,6 +106,15 @@ def test_a_closed_stdin_is_a_one_line_error(tmp_path):
         2, b"", "Error: cannot read - (standard input): it is closed\n")
 
 
+@pytest.mark.parametrize("args", [[], ["-o", "-"]])
+def test_a_closed_stdout_is_a_one_line_error(tmp_path, args):
+    (tmp_path / "revoke.pbn").write_bytes(REVOKE_PBN)
+    done = subprocess.run(CMD + ["audit", "revoke.pbn", *args], cwd=tmp_path, stderr=subprocess.PIPE,
+                          preexec_fn=lambda: os.close(1), timeout=120)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, "Error: cannot write standard output: it is closed\n")
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize("fmt", ["text", "csv", "sarif", "github"])
 def test_a_failing_stdout_is_a_one_line_error(tmp_path, fmt):

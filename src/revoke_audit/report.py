@@ -7,6 +7,7 @@ spreadsheet would take for a formula neutralised."""
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import multiprocessing
 import os
@@ -176,7 +177,7 @@ class CsvReport:
 
     def __init__(self, path: str, columns: Sequence[str]):
         try:
-            self.target = _StreamTarget(sys.stdout) if path == "-" else _FileTarget(path)
+            self.target = _StreamTarget(_stdout()) if path == "-" else _FileTarget(path)
         except OSError as exc:
             raise ReportError(STDOUT if path == "-" else path, exc) from exc
         self.columns = tuple(columns)
@@ -279,9 +280,19 @@ def deferred_signals() -> Iterator[None]:
             signal.raise_signal(caught[0])
 
 
+def _stdout() -> IO[str]:
+    """``sys.stdout``; an ``OSError`` when the process was started with it closed (``>&-``)."""
+    if sys.stdout is None:
+        raise OSError(errno.EBADF, "it is closed")
+    return sys.stdout
+
+
 def echo(text: str, err: bool = False) -> None:
-    """One line to stdout (or stderr); a failing stdout is a ``ReportError``."""
-    stream = sys.stderr if err else sys.stdout
+    """One line to stdout (or stderr); a failing or closed stdout is a ``ReportError``."""
+    try:
+        stream = sys.stderr if err else _stdout()
+    except OSError as exc:
+        raise ReportError(STDOUT, exc) from exc
     if stream is None:
         return
     try:
