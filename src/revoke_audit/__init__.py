@@ -34,7 +34,8 @@ def audit_paths(paths: Iterable[str], laws: str = "2017", discovered: str = "tab
     """Audit every board under ``paths``; DataFrames with the report columns."""
     import pandas as pd
 
-    from .report import BOARD_COLUMNS, FINDING_COLUMNS, render_sources
+    from .report import BOARD_COLUMNS, FINDING_COLUMNS
+    from .run import render_sources
 
     boards, findings = [], []
     for r in render_sources(paths, laws, discovered, equity, jobs):

@@ -19,7 +19,8 @@ from click.core import ParameterSource
 from .audit import audit_board
 from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board,
-                     render_sources, silence_stdout, text_line)
+                     silence_stdout, text_line)
+from .run import render_sources
 from .sarif import sarif_document
 
 

@@ -1,5 +1,6 @@
-"""Report writers: boards.csv and findings.csv (the contract in DESIGN.md), one-line text,
-JSON lines, GitHub annotations.  Rows stream out as boards are audited; files are written to
+"""Report writers: boards.csv and findings.csv (the contract in DESIGN.md), one-line text, the
+Director's line, JSON lines, GitHub annotations (SARIF: ``sarif.py``).  Rows stream out as boards
+are audited (``run.py``); files are written to
 temporary names beside their targets and renamed only when every report is complete, so a
 reader never sees half a report, nor a new boards.csv beside an old findings.csv.  Every cell is
 written the same way to a file and to stdout: control characters escaped, and a text cell that a
@@ -9,23 +10,23 @@ from __future__ import annotations
 import csv
 import errno
 import json
-import multiprocessing
 import os
 import re
 import secrets
 import signal
 import stat
 import sys
-from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
-from typing import IO, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
-from .audit import BoardAudit, audit_records, board_row
+from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
 from .codes import level
 from .findings import Finding
-from .formats import iter_sources, read_boards, read_file
 from .scoring import result_string
+
+if TYPE_CHECKING:
+    from .run import Rendered
 
 BOARD_COLUMNS = (
     "source", "line", "game", "event", "date", "board", "room", "dealer", "vul", "declarer",
@@ -228,7 +229,7 @@ class Reports:
     def __exit__(self, kind, exc, tb) -> None:
         self.discard()
 
-    def write(self, r: "Rendered") -> None:
+    def write(self, r: Rendered) -> None:
         """One audited board's rows."""
         for report in self.boards:
             report.write(r.row)
@@ -313,81 +314,6 @@ def silence_stdout() -> None:
         os.close(fd)
     except (OSError, AttributeError, ValueError):
         pass
-
-
-@dataclass
-class Rendered:
-    """One audited board reduced to its report rows: all the writers need, and cheap to send
-    back from a worker process."""
-
-    row: dict[str, object]
-    findings: list[dict[str, object]]
-
-    @property
-    def status(self) -> str:
-        return str(self.row["status"])
-
-
-def render(a: BoardAudit) -> Rendered:
-    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings])
-
-
-def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
-                   equity: bool = False, jobs: int = 1) -> Iterator[Rendered]:
-    """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
-    files are audited in that many processes (a file is the unit of work)."""
-    if jobs <= 1:
-        for a in audit_records(read_boards(paths), laws, discovered, equity):
-            yield render(a)
-        return
-    sources = list(iter_sources(paths))
-    work = [(src, laws, discovered, equity) for src in sources if src != "-"]
-    with ExitStack() as stack:
-        with _pool_starting():
-            pool = stack.enter_context(
-                multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet_worker))
-        done = pool.imap(_render_file, work, chunksize=1)
-        for src in sources:
-            if src == "-":
-                yield from render_sources(["-"], laws, discovered, equity)
-            else:
-                yield from next(done)
-
-
-@contextmanager
-def _pool_starting() -> Iterator[None]:
-    """Signals wait while the pool starts its workers (``deferred_signals``): one that stopped
-    the parent halfway through starting a worker would leave it to die with a traceback.
-
-    SIGINT is also blocked, which the workers inherit: one still importing when Ctrl-C reaches
-    the process group cannot print a KeyboardInterrupt traceback."""
-    if not hasattr(signal, "pthread_sigmask"):
-        with deferred_signals():
-            yield
-        return
-    # multiprocessing's resource tracker, started on the pool's first lock, unblocks SIGINT
-    # after starting itself: start it first, so the workers still inherit the block.
-    from multiprocessing import resource_tracker
-
-    resource_tracker.ensure_running()
-    with deferred_signals():
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            yield
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-
-
-def _quiet_worker() -> None:
-    """Workers leave signals to the parent: Ctrl-C reaches the whole process group, but only
-    the parent stops the run (and terminates the pool, which ends the workers quietly)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _render_file(args: tuple[str, str, str, bool]) -> list[Rendered]:
-    src, laws, discovered, equity = args
-    return [render(a) for a in audit_records(read_file(src), laws, discovered, equity)]
 
 
 def finding_text(f: dict[str, object]) -> str:
