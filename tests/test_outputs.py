@@ -217,6 +217,15 @@ def nothing_read(monkeypatch):
     monkeypatch.setattr(revoke_audit.cli, "render_sources", fail)
 
 
+def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
+    settings = {"default_map": {"audit": {"fmt": "csv"}}}  # as a [tool.revoke-audit] table gives
+    cli("audit", "revoke.pbn", "--findings", "findings.csv")
+    r = cli("audit", "revoke.pbn", "--findings", "-", **settings)
+    assert r.exit_code == 1 and r.stdout == (tmp_path / "findings.csv").read_text()
+    r = cli("audit", "revoke.pbn", "-o", "boards.csv", **settings)  # the settings' csv on stdout
+    assert r.stdout == (tmp_path / "boards.csv").read_text()
+
+
 @pytest.mark.parametrize("args, message", [
     (["-o", "same.csv", "--findings", "same.csv"],
      "-o and --findings name the same file (same.csv): each report needs its own"),

@@ -165,7 +165,7 @@ def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], li
         on_stdout.append(f"--format {fmt}")
     if len(on_stdout) > 1:
         raise click.UsageError(f"{' and '.join(on_stdout)} both write to standard output")
-    if fmt == "csv" and output != "-":
+    if fmt == "csv" and not on_stdout:
         boards.append("-")
     files = [p for p in boards + findings if p != "-"]
     real = [os.path.realpath(p) for p in files]
