@@ -10,16 +10,18 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 from .cards import SEATS, SUITS, card_str, holding_str
+from .codes import board_status, level
 from .findings import Finding
-from .laws import TABLE, Ruling, get_code
+from .laws import AFTER_ROUND, EDITIONS, TABLE, Ruling, get_code
 from .laws.dates import choose_edition, parse_record_date
 from .record import BoardRecord
 from .coherence import NeighbourDeals
 from .replay import Replay, replay
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 
-IRREGULAR = ("RV", "DT")
 NEIGHBOURS = 32  # boards each side whose deals may explain a record carrying another's deal
+LAWS_CHOICES = tuple(EDITIONS) + ("auto",)
+DISCOVERED_CHOICES = (TABLE, AFTER_ROUND)
 
 
 @dataclass
@@ -37,13 +39,16 @@ class BoardAudit:
 
     @property
     def status(self) -> str:
-        if self.record.unreadable:
-            return "unreadable"
-        if any(f.code.startswith(IRREGULAR) for f in self.findings):
-            return "irregular"
-        if self.count("RC"):
-            return "inconsistent"
-        return "clean"
+        return board_status((f.code for f in self.findings), self.record.unreadable)
+
+
+def check_options(laws: str, discovered: str) -> None:
+    """ValueError naming the allowed values when ``laws`` or ``discovered`` is unknown."""
+    for name, value, allowed in (("laws", laws, LAWS_CHOICES),
+                                 ("discovered", discovered, DISCOVERED_CHOICES)):
+        if value not in allowed:
+            raise ValueError(f"unknown {name}={value!r}; choose one of "
+                             + ", ".join(repr(a) for a in allowed))
 
 
 def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE,
@@ -51,15 +56,18 @@ def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE
     """Replay ``record`` and rule it under ``laws`` (an edition name from ``laws.EDITIONS``, or
     ``auto``).  ``equity``: add double-dummy estimates to revoke findings (Law 64C).
     ``neighbours``: deals of nearby boards of the same file (see ``audit_records``), named as
-    the repair when the record carries another board's deal."""
+    the repair when the record carries another board's deal.  ValueError for an unknown
+    ``laws`` or ``discovered``."""
+    check_options(laws, discovered)
     findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
     laws, note = resolve_laws(record, laws)
-    if note:
-        findings.append(Finding("LW001", note, record.line))
     try:
         rp = replay(record, neighbours)
         ruling = get_code(laws).rule(rp, discovered)
-        audit = BoardAudit(record, rp, ruling, findings + rp.findings + ruling.findings)
+        ruled = rp.findings + ruling.findings
+        if note and any(level(f.code) == "irregular" for f in ruled):
+            findings.append(Finding("LW001", note, record.line))  # the ruling hangs on the edition
+        audit = BoardAudit(record, rp, ruling, findings + ruled)
         _check_stated(audit)
         if not rp.coherent:  # no ruling on a record error: the result stands as stated
             ruling.tricks_adjusted = (audit.tricks_stated if audit.tricks_stated is not None

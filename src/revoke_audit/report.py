@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
-from .codes import level
+from .codes import annotation_level
 from .findings import Finding
 from .scoring import result_string
 
@@ -203,6 +203,16 @@ class CsvReport:
             raise ReportError(self.name, exc) from exc
 
 
+def _report(path: str, columns: Sequence[str]):
+    """A CSV report, or a Parquet one for a name ending in ``.parquet`` (ImportError without
+    pyarrow); pandas is imported only then."""
+    if path.lower().endswith(".parquet"):
+        from .frames import ParquetReport
+
+        return ParquetReport(path, tuple(columns))
+    return CsvReport(path, columns)
+
+
 class Reports:
     """The CSV reports of one run (boards.csv and findings.csv, to files or stdout): all of them
     complete, or none replaced.
@@ -216,9 +226,9 @@ class Reports:
         try:
             with deferred_signals():  # no temp file made and not yet noted for removal
                 for path in boards:
-                    self.boards.append(CsvReport(path, BOARD_COLUMNS))
+                    self.boards.append(_report(path, BOARD_COLUMNS))
                 for path in findings:
-                    self.findings.append(CsvReport(path, FINDING_COLUMNS))
+                    self.findings.append(_report(path, FINDING_COLUMNS))
         except BaseException:
             self.discard()
             raise
@@ -394,8 +404,8 @@ def github_property(text: str) -> str:
 
 def github_line(f: dict[str, object]) -> str:
     """A GitHub Actions workflow command (``::error file=...,line=...,title=...::message``); the
-    level is the code's (``codes.level``), as in SARIF."""
-    command = _GITHUB_COMMAND[level(str(f["code"]))]
+    level is the code's (``codes.annotation_level``), as in SARIF."""
+    command = _GITHUB_COMMAND[annotation_level(str(f["code"]))]
     props = ",".join(f"{k}={github_property(str(v))}" for k, v in
                      (("file", f["source"]), ("line", f["line"]), ("title", f["code"])))
     return f"::{command} {props}::{github_data(finding_text(f))}"

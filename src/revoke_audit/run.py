@@ -5,15 +5,15 @@ Signals belong to the parent: workers start with SIGINT blocked and leave SIGTER
 default, so Ctrl-C or a ``kill`` stops the run through the parent, which terminates the pool."""
 from __future__ import annotations
 
-import multiprocessing
 import signal
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
-from .audit import BoardAudit, audit_records, board_row
+from .audit import BoardAudit, audit_records, board_row, check_options
 from .formats import iter_sources, read_boards, read_file
 from .report import deferred_signals, finding_row
+from .workers import resolve_jobs, worker_pool
 
 
 @dataclass
@@ -35,25 +35,32 @@ def render(a: BoardAudit) -> Rendered:
 
 
 def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
-                   equity: bool = False, jobs: int = 1) -> Iterator[Rendered]:
+                   equity: bool = False, jobs: int = 1,
+                   on_file: Callable[[str], None] | None = None) -> Iterator[Rendered]:
     """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
-    files are audited in that many processes (a file is the unit of work)."""
+    files are audited in that many processes (a file is the unit of work; 0: one per core).
+    ``on_file(source)`` is called as each file is done (for a progress bar)."""
+    check_options(laws, discovered)
+    jobs = resolve_jobs(jobs)
+    done_file = on_file or (lambda source: None)
     if jobs <= 1:
-        for a in audit_records(read_boards(paths), laws, discovered, equity):
-            yield render(a)
+        for src in iter_sources(paths):
+            for a in audit_records(read_boards([src]), laws, discovered, equity):
+                yield render(a)
+            done_file(src)
         return
     sources = list(iter_sources(paths))
     work = [(src, laws, discovered, equity) for src in sources if src != "-"]
     with ExitStack() as stack:
         with _pool_starting():
-            pool = stack.enter_context(
-                multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet_worker))
+            pool = stack.enter_context(worker_pool(jobs, initializer=_quiet_worker))
         done = pool.imap(_render_file, work, chunksize=1)
         for src in sources:
             if src == "-":
                 yield from render_sources(["-"], laws, discovered, equity)
             else:
                 yield from next(done)
+            done_file(src)
 
 
 @contextmanager

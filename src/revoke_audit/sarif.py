@@ -1,6 +1,6 @@
 """SARIF 2.1.0 output, so code-scanning dashboards can show findings on archived records.
 
-Levels are the codes' own (``codes.level``), as for ``--format github``.  Each location is a
+Levels are the codes' own (``codes.annotation_level``), as for ``--format github``.  Each location is a
 percent-encoded URI relative to the ``SRCROOT`` base (the folder the run started in), and each
 result carries a ``partialFingerprints`` entry built from what identifies a finding on a board -
 file, board, room, code, trick, seat, card - never from line numbers, which move when a file is
@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
-from .codes import CODES, level
+from .codes import CODES, annotation_level
 from .report import finding_text
 
 BASE_ID = "SRCROOT"
@@ -47,7 +47,7 @@ def sarif_document(findings: list[dict[str, object]], root: str | None = None) -
                 "name": "revoke-audit",
                 "version": tool_version(),
                 "rules": [{"id": c, "shortDescription": {"text": CODES.get(c, c)},
-                           "defaultConfiguration": {"level": level(c)}} for c in used],
+                           "defaultConfiguration": {"level": annotation_level(c)}} for c in used],
             }},
             "originalUriBaseIds": {BASE_ID: {"uri": Path(root).as_uri().rstrip("/") + "/"}},
             "results": [_result(f, index, seen, root) for f in findings],
@@ -84,7 +84,7 @@ def _result(f: dict[str, object], index: dict[str, int], seen: Counter[str],
     return {
         "ruleId": code,
         "ruleIndex": index[code],
-        "level": level(code),
+        "level": annotation_level(code),
         "message": {"text": finding_text(f)},
         "locations": [{"physicalLocation": {
             "artifactLocation": location,
