@@ -99,7 +99,7 @@ def test_text_output_ends_each_irregular_board_with_the_directors_line(cli, tmp_
         "table.pbn:4: board 2 (table 5, N-S Ed North-Gus South, E-W Flo East-=1+2): "
         "3NT+1 430 -> 3NT+2 460",
         "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
-        "holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1)",
+        "holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1)",
         "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
     ]
 

@@ -42,8 +42,13 @@ def role_of(seat: int, declarer: int | None) -> str:
     return "defender"
 
 
+def tricks(n: int) -> str:
+    """``1 trick``, ``2 tricks``: a count of tricks as a Director says it."""
+    return f"{n} trick" if n == 1 else f"{n} tricks"
+
+
 def seat_name(seat: int | None) -> str:
     return {0: "North", 1: "East", 2: "South", 3: "West"}.get(seat, "?") if seat is not None else "?"
 
 
-__all__ = ["Finding", "role_of", "seat_name", "SEATS"]
+__all__ = ["Finding", "role_of", "seat_name", "tricks", "SEATS"]

@@ -22,6 +22,7 @@ revokes and defective tricks.  What differs from the 1932 Code it reuses:
 """
 from __future__ import annotations
 
+from ..findings import tricks
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import Ruling, TrickPool, defect_finding
 from .law1932 import Laws1932
@@ -67,7 +68,7 @@ class BridgeWhist(Laws1932):
         n = pool.take(fact.seat % 2, 1, PENALTY)
         cap = "" if n == PENALTY else f", all its side had left (the penalty is {PENALTY})"
         return n, f"{self.label} penalty", (
-            f"{n} tricks taken from the revoking side and added to the adversaries'{cap} "
+            f"{tricks(n)} taken from the revoking side and added to the adversaries'{cap} "
             f"({self.code})")
 
     def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:
