@@ -1,4 +1,5 @@
 """The ``revoke-audit`` command end to end, through click's runner, with exact CSV text."""
+import csv
 import json
 from pathlib import Path
 
@@ -15,9 +16,9 @@ revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT
 revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West
 """
 FINDINGS = """\
-source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player
-revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2),'=1+2
-revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1),Di West
+source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked
+revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2),'=1+2,false
+revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1),Di West,false
 """
 
 
@@ -144,3 +145,18 @@ def test_settings_from_pyproject(cli, tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[tool.revoke-audit]\nlaws = "1066"\n')
     r = cli("audit", "revoke.pbn")
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_marked_revokes_are_known_to_the_table(tmp_path):
+    """South's DA on a heart lead is marked ^R in the file: findings.csv says marked=true, the
+    text line says the table knew, and --fail-on unmarked does not fail on it (the default
+    still does: a marked revoke may have been mis-ruled)."""
+    fixture = str(Path(__file__).resolve().parents[1] / "fixtures" / "pbn" / "play_columns.pbn")
+    findings = tmp_path / "f.csv"
+    runner = CliRunner()
+    r = runner.invoke(main, ["audit", fixture, "--findings", str(findings)])
+    assert r.exit_code == 1
+    assert "one trick transferred (64A2) (marked ^R in the record: the table knew of it)" in r.output
+    rows = list(csv.DictReader(findings.open()))
+    assert [(x["code"], x["marked"]) for x in rows if x["code"].startswith("RV")] == [("RV001", "true")]
+    assert runner.invoke(main, ["audit", fixture, "--fail-on", "unmarked"]).exit_code == 0

@@ -80,8 +80,9 @@ class _Main(click.Group):
             return super().invoke(ctx)
 
 
-FAIL_LEVELS = {"irregular": families_at("irregular"), "inconsistent": families_at("inconsistent"),
-               "any": families_at("parse"), "none": ()}
+FAIL_LEVELS = {"irregular": families_at("irregular"), "unmarked": families_at("irregular"),
+               "inconsistent": families_at("inconsistent"), "any": families_at("parse"),
+               "none": ()}
 #: Options a settings file may set (as ``fail-on = "inconsistent"``); the rest are per run.
 CONFIG_KEYS = ("laws", "discovered", "equity", "jobs", "fail-on", "exit-zero", "format", "quiet",
                "select", "ignore", "extend-select", "statistics", "baseline", "progress")
@@ -203,6 +204,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
     sources = list(iter_sources(paths))
     tally: Counter[str] = Counter()
     codes: Counter[str] = Counter()
+    marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
     collected: list = []
     bar = _progress(len(sources), quiet, progress)
     try:
@@ -211,6 +213,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
             for r in screen(rendered, selection, known, recorder):
                 tally[r.status] += 1
                 codes.update(str(f["code"]) for f in r.findings)
+                marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += 1
                 reports.write(r)
                 _emit(r, fmt, quiet or statistics, collected)
@@ -233,7 +236,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
         bar.close()
     if not any(n for status, n in tally.items() if status != "unreadable"):
         raise IOFailure(f"no hand record found in {', '.join(paths)}")
-    fail = any(code[:2] in FAIL_LEVELS[fail_on] for code in codes)
+    counted = sum(n for code, n in codes.items() if code[:2] in FAIL_LEVELS[fail_on])
+    fail = counted > (marked if fail_on == "unmarked" else 0)
     sys.exit(1 if fail and not exit_zero and not write_baseline else 0)
 
 

@@ -25,6 +25,7 @@ class Finding:
     established: bool | None = None
     transferred: int | None = None
     equity_tricks: int | None = None
+    marked: bool | None = None  # revokes: the record marks the card ^R (the table knew)
 
     @property
     def family(self) -> str:

@@ -33,7 +33,7 @@ INTEGERS = frozenset((
     "line", "game", "tricks_stated", "tricks_played", "tricks_adjusted", "score_ns",
     "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "parse_problems",
     "below_ns", "above_ns", "below_ew", "above_ew", "trick", "transferred", "equity_tricks"))
-BOOLEANS = frozenset(("established",))
+BOOLEANS = frozenset(("established", "marked"))
 # every other column (source, event, date, board, room, contract, law, card, message, ...) is
 # ``string``
 

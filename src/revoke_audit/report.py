@@ -38,7 +38,7 @@ BOARD_COLUMNS = (
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
     "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
-    "player",
+    "player", "marked",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -83,6 +83,7 @@ def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
         "established": f.established, "transferred": f.transferred,
         "equity_tricks": f.equity_tricks, "message": f.message,
         "player": rec.names[f.seat] if f.seat is not None else "",
+        "marked": f.marked,
     }
 
 
@@ -332,7 +333,8 @@ def finding_text(f: dict[str, object]) -> str:
     if f["room"]:
         where += f" {f['room']}"
     law = f" [{f['law']}]" if f["law"] else ""
-    return f"{where}: {f['code']}{law} {f['message']}"
+    known = " (marked ^R in the record: the table knew of it)" if f.get("marked") else ""
+    return f"{where}: {f['code']}{law} {f['message']}{known}"
 
 
 def text_line(f: dict[str, object]) -> str:

@@ -101,7 +101,7 @@ def revoke_finding(rp: Replay, fact: RevokeFact, code: str, law: str, establishe
            f"{_suit_word(fact.suit_led)} lead holding {holding_str(fact.held)}: {why}")
     return Finding(code, msg, fact.line, law=law, trick=fact.trick, seat=fact.seat, role=role,
                    suit_led=fact.suit_led, card=fact.card, held=fact.held,
-                   established=established, transferred=transferred)
+                   established=established, transferred=transferred, marked=fact.marked)
 
 
 def defect_finding(rp: Replay, fact: DefectFact, code: str, law: str, transferred: int,
