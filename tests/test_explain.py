@@ -55,7 +55,7 @@ Findings:
 
 Ruling (Laws 2017):
   tricks for declarer, played: 10
-  +1 to N-S: RV001 [64A2], trick 3 (West, defender)
+  1 trick to N-S: RV001 [64A2], trick 3 (West, defender)
   tricks for declarer, adjusted: 11
   result: 3NT+1 -> 3NT+2
   score N-S: 430 -> 460
@@ -94,7 +94,7 @@ def test_extra_card_is_marked_on_a_lin_board(cli):
 def test_omitted_card_is_shown_in_its_turn(cli):
     r = cli("explain", "thursday-pairs.pbn", "--board", "4")
     assert " 2  E    HK   S HT   W (none)  N H3       -> E    0" in r.output.splitlines()
-    assert "  +1 to N-S: DT001 [67B1], trick 2 (West, defender)" in r.output
+    assert "  1 trick to N-S: DT001 [67B1], trick 2 (West, defender)" in r.output
 
 
 def test_no_such_board_is_a_usage_error(cli):
@@ -145,3 +145,17 @@ def test_unknown_hand_is_a_question_mark():
     text = explain_text(audit_board(hidden))
     assert "West Hal West                 East Flo East\n?                             ?\n" in text
     assert "Play: none replayed (see the findings)" in text and "RC002" in text
+
+
+def test_a_transfer_from_declarers_side_is_never_negative():
+    """South (declarer) ruffs trick 10 with HT holding D5 and wins it; N-S win later tricks:
+    64A1, two tricks to E-W - said as "2 tricks to E-W", not "-2"."""
+    from builders import board
+    from deals import D1, DECLARER_RUFFS_10
+
+    from revoke_audit.audit import audit_board
+    from revoke_audit.explain import explain_text
+
+    text = explain_text(audit_board(board(D1, "4H", "S", DECLARER_RUFFS_10)))
+    assert "  2 tricks to E-W: RV001 [64A1], trick 10 (South, declarer)" in text
+    assert "-2" not in text and "+" not in text.split("Ruling")[1].split("result")[0]

@@ -8,6 +8,7 @@ from revoke_audit.formats import read_boards
 from revoke_audit.record import BoardRecord
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def rec(**kw) -> BoardRecord:
@@ -25,11 +26,15 @@ def test_date_then_title_date_then_event():
     assert resolve_laws(rec(date="1997.06.24"), "2017") == ("2017", None)
 
 
-def test_changeover_window_gets_the_newer_code_and_a_note():
+def test_changeover_window_gets_the_newer_code_and_a_note_only_when_it_matters():
     edition, note = resolve_laws(rec(date="2008.05.02"), "auto")
     assert edition == "2007" and note
-    a = audit_board(rec(date="2008.05.02"), "auto")
-    assert [f.code for f in a.findings] == ["LW001"] and a.ruling.edition == "2007"
+    a = audit_board(rec(date="2008.05.02"), "auto")  # nothing to rule: no note
+    assert a.findings == [] and a.ruling.edition == "2007"
+    revoke, clean = read_boards([FIXTURES / "selection" / "mixed.pbn"])  # both in the 2017 window
+    assert [f.code for f in audit_board(revoke, "auto").findings] == ["LW001", "PS103", "RV001"]
+    assert [f.code for f in audit_board(clean, "auto").findings] == ["RC023"]
+    assert [f.code for f in audit_board(revoke, "2017").findings] == ["PS103", "RV001"]
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="corpus absent")
@@ -41,7 +46,7 @@ def test_changeover_window_gets_the_newer_code_and_a_note():
 ])
 def test_corpus_files_get_the_code_of_their_date(path, edition, window):
     """June 1997 (the European Team Championship) falls in the 1997 Laws' adoption window: the
-    newer code, with a note.  2001 events were played under the 1997 Laws, a 2010 vugraph under
+    newer code, with a note on the boards with a revoke or defective trick.  2001 events were played under the 1997 Laws, a 2010 vugraph under
     the 2007 Laws, and the 2018 hand records (BridgeComposer title date 2018.03.30) under the
     2017 Laws."""
     boards = list(read_boards([CORPUS / path]))
@@ -49,4 +54,5 @@ def test_corpus_files_get_the_code_of_their_date(path, edition, window):
     for r in boards:
         a = audit_board(r, "auto")
         assert a.ruling.edition == edition, (r.date, r.event, r.tags.get("HRTitleDate"))
-        assert bool([f for f in a.findings if f.code == "LW001"]) == window
+        ruled = any(f.code[:2] in ("RV", "DT") for f in a.findings)
+        assert bool([f for f in a.findings if f.code == "LW001"]) == (window and ruled)

@@ -2,10 +2,11 @@
 
 The public API::
 
-    from revoke_audit import audit_paths
+    from revoke_audit import audit_paths, load_report
     result = audit_paths(["session.pbn"], laws="2017")
-    result.boards      # pandas DataFrame, the columns of boards.csv
-    result.findings    # pandas DataFrame, the columns of findings.csv
+    result.boards      # pandas DataFrame, the columns of boards.csv, typed
+    result.findings    # pandas DataFrame, the columns of findings.csv, typed
+    boards = load_report("boards.csv")   # a written report back, with the same dtypes
 
 Lower levels: ``read_boards`` (records from files), ``replay`` (one record, trick by trick),
 ``audit_board`` (replay + ruling + score for one record).
@@ -14,16 +15,19 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
-from .audit import BoardAudit, audit_board, audit_records, board_row
+from .audit import BoardAudit, audit_board, audit_records, board_row, check_options
+from .baseline import Baseline
 from .formats import read_boards
+from .frames import load_report
 from .replay import replay
+from .selection import Selection
 from .table_facts import TableFacts, TableFactsError, read_table_facts
 
 __all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "board_row",
-           "read_boards", "replay", "BoardAudit", "read_table_facts", "TableFacts",
-           "TableFactsError"]
+           "read_boards", "replay", "BoardAudit", "load_report", "Selection", "Baseline",
+           "read_table_facts", "TableFacts", "TableFactsError"]
 
 
 @dataclass
@@ -32,22 +36,33 @@ class AuditResult:
     findings: "object"  # pandas.DataFrame
 
 
-def audit_paths(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
-                equity: bool = False, jobs: int = 1,
+def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discovered: str = "table",
+                equity: bool = False, jobs: int = 1, *, select: Sequence[str] | None = None,
+                ignore: Sequence[str] | None = None, extend_select: Sequence[str] | None = None,
+                baseline: str | os.PathLike | None = None,
                 table_facts: "str | os.PathLike | TableFacts | None" = None) -> AuditResult:
-    """Audit every board under ``paths``; DataFrames with the report columns.
-    ``table_facts``: a director's log (a path, or ``read_table_facts``' result) - a malformed
-    one raises ``TableFactsError`` (a ``ValueError``) before anything is audited."""
-    import pandas as pd
+    """Audit every board under ``paths``; typed DataFrames with the report columns.
 
-    from .report import BOARD_COLUMNS, FINDING_COLUMNS, render_sources
+    ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
+    or prefixes (``"RV"``, ``"RC015"``), as ``--select`` on the command line.  ``baseline``: a
+    file written by ``--write-baseline``; findings in it are left out.  ValueError for an
+    unknown ``laws``, ``discovered``, code or prefix, or an unreadable baseline.  ``table_facts``:
+    a director's log (a path, or ``read_table_facts``' result); a malformed one raises
+    ``TableFactsError`` (a ``ValueError``) before anything is audited."""
+    from .frames import frame_of
+    from .report import BOARD_COLUMNS, FINDING_COLUMNS
+    from .run import render_sources
+    from .selection import screen
 
+    check_options(laws, discovered)
+    selection = Selection.of(select, ignore, extend_select)
+    known = Baseline.load(baseline) if baseline is not None else None
     if table_facts is not None and not isinstance(table_facts, TableFacts):
         table_facts = read_table_facts(table_facts)
     boards, findings = [], []
-    for r in render_sources(paths, laws, discovered, equity, jobs, table_facts):
+    rendered = render_sources(paths, laws, discovered, equity, jobs, table_facts=table_facts)
+    for r in screen(rendered, selection, known):
         if r.row is not None:
             boards.append(r.row)
         findings.extend(r.findings)
-    return AuditResult(pd.DataFrame(boards, columns=list(BOARD_COLUMNS)),
-                       pd.DataFrame(findings, columns=list(FINDING_COLUMNS)))
+    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))

@@ -12,8 +12,9 @@ from typing import Iterable, Iterator
 from .cards import SEATS, SUITS, card_str, holding_str
 from .duties import apply_table_facts
 from .facts import FOLLOW
+from .codes import board_status, level
 from .findings import Finding
-from .laws import TABLE, Ruling, get_code
+from .laws import AFTER_ROUND, EDITIONS, TABLE, Ruling, get_code
 from .laws.dates import choose_edition, parse_record_date
 from .record import BoardRecord
 from .coherence import NeighbourDeals
@@ -21,8 +22,9 @@ from .replay import Replay, replay
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 from .table_facts import BoardFacts, TableFacts
 
-IRREGULAR = ("RV", "DT")
 NEIGHBOURS = 32  # boards each side whose deals may explain a record carrying another's deal
+LAWS_CHOICES = tuple(EDITIONS) + ("auto",)
+DISCOVERED_CHOICES = (TABLE, AFTER_ROUND)
 
 
 @dataclass
@@ -41,13 +43,16 @@ class BoardAudit:
 
     @property
     def status(self) -> str:
-        if self.record.unreadable:
-            return "unreadable"
-        if any(f.code.startswith(IRREGULAR) for f in self.findings):
-            return "irregular"
-        if self.count("RC"):
-            return "inconsistent"
-        return "clean"
+        return board_status((f.code for f in self.findings), self.record.unreadable)
+
+
+def check_options(laws: str, discovered: str) -> None:
+    """ValueError naming the allowed values when ``laws`` or ``discovered`` is unknown."""
+    for name, value, allowed in (("laws", laws, LAWS_CHOICES),
+                                 ("discovered", discovered, DISCOVERED_CHOICES)):
+        if value not in allowed:
+            raise ValueError(f"unknown {name}={value!r}; choose one of "
+                             + ", ".join(repr(a) for a in allowed))
 
 
 def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE,
@@ -58,11 +63,11 @@ def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE
     ``neighbours``: deals of nearby boards of the same file (see ``audit_records``), named as
     the repair when the record carries another board's deal.  ``table_facts``: a director's
     log (``table_facts.read_table_facts``) whose rows for this board add the revokes only the
-    log can show and may set ``discovered``."""
+    log can show and may set ``discovered``.  ValueError for an unknown ``laws`` or
+    ``discovered``."""
+    check_options(laws, discovered)
     findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
     laws, note = resolve_laws(record, laws)
-    if note:
-        findings.append(Finding("LW001", note, record.line))
     board_facts = table_facts.for_board(record) if table_facts is not None else None
     try:
         rp = replay(record, neighbours)
@@ -70,8 +75,10 @@ def audit_board(record: BoardRecord, laws: str = "2017", discovered: str = TABLE
         findings += _apply_log(rp, code, board_facts)
         ruling = code.rule(rp, board_facts and board_facts.discovered or discovered)
         _mark_log_rows(ruling.findings, board_facts)
-        audit = BoardAudit(record, rp, ruling, findings + rp.findings + ruling.findings,
-                           table_facts=board_facts)
+        ruled = rp.findings + ruling.findings
+        if note and any(level(f.code) == "irregular" for f in ruled):
+            findings.append(Finding("LW001", note, record.line))  # the ruling hangs on the edition
+        audit = BoardAudit(record, rp, ruling, findings + ruled, table_facts=board_facts)
         _check_stated(audit)
         if not rp.coherent:  # no ruling on a record error: the result stands as stated
             ruling.tricks_adjusted = (audit.tricks_stated if audit.tricks_stated is not None
@@ -277,6 +284,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         "record_errors": a.count("RC"), "laws": ruling.edition, "status": a.status,
         "scoring": ruling.scoring, "parse_problems": a.count("PS"),
         **_rubber(a, contract, declarer, played, adjusted),
+        **dict(zip(("north", "east", "south", "west"), rec.names)),
     }
 
 

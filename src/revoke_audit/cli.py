@@ -4,23 +4,33 @@ Exit codes: 0 nothing at or above ``--fail-on``; 1 findings at or above it; 2 us
 error.  Only this module decides exit codes."""
 from __future__ import annotations
 
+import io
 import json
+import os
+import signal
 import sys
 from collections import Counter
+from contextlib import closing, contextmanager
+from typing import Iterator
 
 import click
+from click.core import ParameterSource
 
 from .audit import audit_board
+from .baseline import Baseline, BaselineRecorder
+from .codes import CODES, FAMILIES, families_at
+from .config import ConfigError, find_config, read_config, shown
+from .formats import iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
-from .report import (BOARD_COLUMNS, FINDING_COLUMNS, CsvSink, github_line, json_board,
-                     render_sources, safe_cell, text_line)
+from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board,
+                     silence_stdout, text_line)
+from .run import render_sources
 from .sarif import sarif_document
+from .selection import ALL, Selection, check_prefixes, screen
 from .table_facts import TableFacts, TableFactsError, read_table_facts
 
-
-
 class IOFailure(click.ClickException):
-    """A report that cannot be written: exit code 2, like a usage error."""
+    """A report that cannot be written, or a closed stdin: exit code 2, like a usage error."""
 
     exit_code = 2
 
@@ -41,46 +51,134 @@ def _read_log(path: str | None) -> TableFacts | None:
         raise LogFailure(str(exc)) from exc
 
 
-FAIL_LEVELS = {"irregular": ("RV", "DT"), "inconsistent": ("RV", "DT", "RC"),
-               "any": ("RV", "DT", "RC", "PS"), "none": ()}
+class SettingsError(click.ClickException):
+    """A settings or baseline file that cannot be used: exit code 2, one line, no usage text."""
+
+    exit_code = 2
 
 
-@click.group()
-@click.version_option(package_name="revoke-audit")
-@click.pass_context
-def main(ctx: click.Context) -> None:
-    """Find uncaught revokes and defective tricks in PBN/LIN hand records and apply the Laws.
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived: unwind (temp files removed, workers ended), then exit
+    128 + the signal's number, as a shell reports a process a signal stopped."""
 
-    Option defaults may be set in ``[tool.revoke-audit]`` of a pyproject.toml in the current
-    folder (e.g. ``laws = "1997"``, ``fail-on = "inconsistent"``); the command line wins."""
-    settings = _project_settings()
-    if settings:
-        ctx.default_map = {"audit": settings,
-                           "explain": {k: v for k, v in settings.items()
-                                       if k in ("laws", "discovered", "table_facts")}}
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
-def _project_settings(path: str = "pyproject.toml") -> dict[str, object]:
-    """``[tool.revoke-audit]`` from ``path``, keys as click parameter names (``fail_on``)."""
-    import tomllib
+@contextmanager
+def exit_on_signals() -> Iterator[None]:
+    """SIGINT exits 130 and SIGTERM 143 (not click's "Aborted!" and 1, the code for findings),
+    after every ``finally`` on the way out has run."""
+    def stop(signum, _frame):
+        for s in (signal.SIGINT, signal.SIGTERM):  # a second signal must not cut the cleanup
+            signal.signal(s, signal.SIG_IGN)
+        raise Interrupted(signum)
 
     try:
-        with open(path, "rb") as fh:
-            table = tomllib.load(fh).get("tool", {}).get("revoke-audit", {})
-    except FileNotFoundError:
-        return {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise click.UsageError(f"cannot read settings from {path}: {exc}") from exc
-    if not isinstance(table, dict):
-        raise click.UsageError(f"[tool.revoke-audit] in {path} is not a table")
-    return {str(k).replace("-", "_"): v for k, v in table.items()}
+        old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread (an embedding application): leave signals alone
+        yield
+        return
+    try:
+        yield
+    except Interrupted as exc:
+        echo(f"revoke-audit: stopped by {signal.Signals(exc.signum).name}; no report written",
+             err=True)
+        raise SystemExit(128 + exc.signum) from None
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+
+
+class _Main(click.Group):
+    def invoke(self, ctx: click.Context):
+        with exit_on_signals():
+            return super().invoke(ctx)
+
+
+FAIL_LEVELS = {"irregular": families_at("irregular"), "unmarked": families_at("irregular"),
+               "inconsistent": families_at("inconsistent"), "any": families_at("parse"),
+               "none": ()}
+#: Options a settings file may set (as ``fail-on = "inconsistent"``); the rest are per run.
+CONFIG_KEYS = ("laws", "discovered", "equity", "jobs", "fail-on", "exit-zero", "format", "quiet",
+               "select", "ignore", "extend-select", "statistics", "baseline", "progress",
+               "table-facts")
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="revoke-audit")
+def main() -> None:
+    """Find uncaught revokes and defective tricks in PBN/LIN hand records and apply the Laws.
+
+    Option defaults may be set in a [tool.revoke-audit] table of the nearest pyproject.toml
+    (this folder or one above it), or in a file given with --config; the command line wins."""
+
+
+def _load_config(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Eager: read the settings file and make its values the defaults of the other options."""
+    try:
+        path = value or find_config(os.getcwd())
+        if path is None:
+            return value
+        table = read_config(path)
+    except ConfigError as exc:
+        raise SettingsError(str(exc)) from exc
+    defaults = {}
+    for key, raw in table.items():
+        if key not in CONFIG_KEYS:
+            raise SettingsError(f"{shown(path)}: unknown key '{key}' in the settings; known "
+                                   f"keys: {', '.join(CONFIG_KEYS)}")
+        option = _option_for(ctx.command, key)
+        if option is not None and option.name:  # else a key for another command
+            defaults[option.name] = _config_value(ctx, option, key, raw, path)
+    ctx.default_map = {**defaults, **(ctx.default_map or {})}
+    return value
+
+
+def _option_for(command: click.Command, key: str) -> click.Option | None:
+    """The option of ``command`` a settings key names (``fail-on`` is ``--fail-on``)."""
+    return next((p for p in command.params if isinstance(p, click.Option)
+                 and f"--{key}" in p.opts + p.secondary_opts), None)
+
+
+def _config_value(ctx: click.Context, option: click.Option, key: str, raw: object, path) -> object:
+    """``raw`` checked as the option checks its own values; errors name the file and key."""
+    try:
+        if option.multiple and not isinstance(raw, list):
+            raise click.BadParameter(f"expected a list, like {key} = [\"RV\", \"RC015\"]")
+        value = option.type_cast_value(ctx, raw)
+        if option.callback is not None:
+            value = option.callback(ctx, option, value)
+    except click.BadParameter as exc:
+        raise SettingsError(f"{shown(path)}: bad value for '{key}': {exc.message}") from exc
+    if key in ("baseline", "table-facts") and value:  # a path there is relative to that file
+        value = os.path.join(os.path.dirname(os.path.abspath(path)), str(value))
+    return value
+
+
+config_option = click.option(
+    "--config", type=click.Path(dir_okay=False), is_eager=True, expose_value=False,
+    callback=_load_config,
+    help="settings file (default: [tool.revoke-audit] in the nearest pyproject.toml)")
+
+
+def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]:
+    """Codes or prefixes, repeated or comma-separated, checked against the registry."""
+    items = [part for v in value or () for part in str(v).split(",") if part.strip()]
+    try:
+        return check_prefixes(items)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="boards CSV to write")
+@config_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="boards report to write (CSV; Parquet when it ends in .parquet)")
 @click.option("--findings", "findings_path", type=click.Path(dir_okay=False),
-              help="findings CSV to write")
+              help="findings report to write (CSV; Parquet when it ends in .parquet)")
 @click.option("--format", "fmt", type=click.Choice(["text", "csv", "json", "jsonl", "github", "sarif"]),
               default="text", show_default=True, help="what goes to stdout")
 @click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
@@ -91,8 +189,21 @@ def _project_settings(path: str = "pyproject.toml") -> dict[str, object]:
                    "automatic transfer, 64C review")
 @click.option("--equity", is_flag=True,
               help="double-dummy estimate for each revoke; flag boards for a 64C review")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="audit files in this many processes (output order is unchanged)")
+@click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="audit files in this many processes, 0 for one per core (output order is "
+                   "unchanged)")
+@click.option("--select", multiple=True, callback=_codes, metavar="CODES",
+              help="report only these codes or prefixes (RV, RC015, ...; repeat or separate "
+                   "with commas); default: all")
+@click.option("--extend-select", multiple=True, callback=_codes, metavar="CODES",
+              help="codes or prefixes to report in addition to --select")
+@click.option("--ignore", multiple=True, callback=_codes, metavar="CODES",
+              help="codes or prefixes not to report")
+@click.option("--baseline", type=click.Path(dir_okay=False),
+              help="report (and fail on) only findings not in this baseline file")
+@click.option("--write-baseline", type=click.Path(dir_okay=False),
+              help="record the findings of this run in a baseline file (exit code 0)")
+@click.option("--statistics", is_flag=True, help="print a count per code instead of each finding")
 @click.option("--fail-on", type=click.Choice(list(FAIL_LEVELS)), default="irregular",
               show_default=True, help="which findings make the exit code 1")
 @click.option("--exit-zero", is_flag=True, help="exit 0 even when findings are present")
@@ -100,101 +211,193 @@ def _project_settings(path: str = "pyproject.toml") -> dict[str, object]:
 @click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
               help="a director's log (CSV): penalty cards, lead and play restrictions, "
                    "discovery per board")
-def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, fail_on, exit_zero,
-          quiet, table_facts) -> None:
+@click.option("--progress/--no-progress", default=None,
+              help="progress bar on stderr (default: when stderr is a terminal)")
+def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, select,
+          extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
+          progress, table_facts) -> None:
     """Audit every board in PATHS (files, folders, .gz, .zip; - for stdin)."""
+    explicit = click.get_current_context().get_parameter_source("fmt") == ParameterSource.COMMANDLINE
+    boards, findings, fmt = _targets(paths, output, findings_path, fmt, explicit)
     log = _read_log(table_facts)
-    sinks = _open_sinks(output, findings_path)
+    selection = Selection(select or (ALL,), ignore, extend_select)
+    known = _load_baseline(baseline)
+    recorder = BaselineRecorder() if write_baseline else None
+    sources = list(iter_sources(paths))
     tally: Counter[str] = Counter()
-    families: Counter[str] = Counter()
+    codes: Counter[str] = Counter()
+    marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
     collected: list = []
+    bar = _progress(len(sources), quiet, progress)
     try:
-        for r in _progress(render_sources(paths, laws, discovered, equity, jobs, log), quiet):
-            if r.row is not None:  # else the director's log's own findings (no board)
-                tally[r.status] += 1
-            for f in r.findings:
-                families[str(f["code"])[:2]] += 1
-            _emit(r, sinks, fmt, quiet, collected)
-    except OSError as exc:
-        for sink in sinks.values():
-            sink.abort()
-        raise IOFailure(f"cannot write report: {exc}") from exc
-    for sink in sinks.values():
-        sink.close()
-    _finish_stdout(fmt, collected)
-    _summary(tally, families, fmt)
-    fail = any(families[f] for f in FAIL_LEVELS[fail_on])
-    sys.exit(1 if fail and not exit_zero else 0)
+        with Reports(boards, findings) as reports, closing(render_sources(
+                sources, laws, discovered, equity, jobs, bar.update_file, log)) as rendered:
+            for r in screen(rendered, selection, known, recorder):
+                if r.row is not None:  # else the director's log's own findings (no board)
+                    tally[r.status] += 1
+                codes.update(str(f["code"]) for f in r.findings)
+                marked += sum(1 for f in r.findings if f.get("marked") is True)
+                bar.boards += 1
+                reports.write(r)
+                _emit(r, fmt, quiet or statistics, collected)
+            _finish_stdout(fmt, collected)
+            if statistics and codes:
+                echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
+            _summary(tally, codes, fmt, known, recorder, write_baseline)
+            reports.commit()
+            if recorder is not None:
+                recorder.write(write_baseline)
+    except ImportError as exc:  # a .parquet report without pyarrow
+        raise SettingsError(str(exc)) from exc
+    except ReportError as exc:
+        if exc.target == STDOUT:
+            silence_stdout()
+        raise IOFailure(str(exc)) from exc
+    except OSError as exc:  # the baseline file
+        raise IOFailure(f"cannot write {write_baseline}: {exc}") from exc
+    finally:
+        bar.close()
+    if not any(n for status, n in tally.items() if status != "unreadable"):
+        raise IOFailure(f"no hand record found in {', '.join(paths)}")
+    counted = sum(n for code, n in codes.items() if code[:2] in FAIL_LEVELS[fail_on])
+    fail = counted > (marked if fail_on == "unmarked" else 0)
+    sys.exit(1 if fail and not exit_zero and not write_baseline else 0)
 
 
-def _open_sinks(output, findings_path) -> dict[str, CsvSink]:
-    sinks = {}
+def _load_baseline(path: str | None) -> Baseline | None:
+    if not path:
+        return None
     try:
-        if output:
-            sinks["boards"] = CsvSink(output, BOARD_COLUMNS)
-        if findings_path:
-            sinks["findings"] = CsvSink(findings_path, FINDING_COLUMNS)
-    except OSError as exc:
-        for sink in sinks.values():
-            sink.abort()
-        raise IOFailure(f"cannot write report: {exc}") from exc
-    return sinks
+        return Baseline.load(path)
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from exc
 
 
-def _progress(records, quiet):
-    if quiet or not sys.stderr.isatty():
-        return records
-    from tqdm import tqdm
-    return tqdm(records, unit=" boards", file=sys.stderr, leave=False)
+def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], list[str], str]:
+    """Where the reports go, checked before anything is read: (boards targets, findings
+    targets, what else goes to stdout).  ``-o -`` (or ``--findings -``) puts that CSV on stdout,
+    as ``--format csv`` does for boards; stdout holds one document, so a second is an error, and
+    two reports on one file, or a report over an input file, are errors too."""
+    boards = [output] if output else []
+    findings = [findings_path] if findings_path else []
+    on_stdout = [o for o, p in (("-o -", output), ("--findings -", findings_path)) if p == "-"]
+    if on_stdout and explicit and not (fmt == "csv" and on_stdout == ["-o -"]):
+        on_stdout.append(f"--format {fmt}")
+    if len(on_stdout) > 1:
+        raise click.UsageError(f"{' and '.join(on_stdout)} both write to standard output")
+    if fmt == "csv" and not on_stdout:
+        boards.append("-")
+    files = [p for p in boards + findings if p != "-"]
+    real = [os.path.realpath(p) for p in files]
+    if len(set(real)) < len(real):
+        raise click.UsageError(f"-o and --findings name the same file ({files[0]}): each report "
+                               "needs its own")
+    inputs = {os.path.realpath(p) for p in paths if p != "-" and os.path.isfile(p)}
+    for path, where in zip(files, real):
+        if where in inputs:
+            raise click.UsageError(f"report {path} is also an input: it would be overwritten")
+    if "-" in paths and not _stdin_open():
+        raise IOFailure("cannot read - (standard input): it is closed")
+    for path in missing_paths(paths):
+        raise IOFailure(f"cannot read {path}: no such file or folder")
+    for path in paths:
+        if path != "-" and os.path.isfile(path) and not os.access(path, os.R_OK):
+            raise IOFailure(f"cannot read {path}: permission denied")
+    return boards, findings, "none" if on_stdout or fmt == "csv" else fmt
 
 
-def _emit(r, sinks, fmt, quiet, collected) -> None:
-    if "boards" in sinks and r.row is not None:
-        sinks["boards"].write(r.row)
-    if "findings" in sinks:
-        for f in r.findings:
-            sinks["findings"].write(f)
+def _stdin_open() -> bool:
+    """False when the process was started with its standard input closed (``<&-``)."""
+    if sys.stdin is None:
+        return False
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return True  # not a real file (a test runner's buffer): open
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+class _Bar:
+    """The progress bar over files (the total is known up front), with an ETA; or nothing."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.boards = 0
+        self.tqdm = None
+        if enabled:
+            from tqdm import tqdm
+            self.tqdm = tqdm(total=total, unit=" files", file=sys.stderr, leave=False,
+                             dynamic_ncols=True)
+
+    def update_file(self, source: str) -> None:
+        if self.tqdm is not None:
+            self.tqdm.set_postfix_str(f"{self.boards} boards", refresh=False)
+            self.tqdm.update(1)
+
+    def close(self) -> None:
+        if self.tqdm is not None:
+            self.tqdm.close()
+
+
+def _progress(total: int, quiet: bool, progress: bool | None) -> _Bar:
+    """A bar when asked for (--progress), else when stderr is a terminal and not --quiet."""
+    enabled = progress if progress is not None else (not quiet and sys.stderr.isatty())
+    return _Bar(total, bool(enabled))
+
+
+def _emit(r, fmt, quiet, collected) -> None:
     if fmt == "text" and not quiet:
         for f in r.findings:
-            click.echo(text_line(f))
+            echo(text_line(f))
+        if r.status == "irregular":
+            echo(director_line(r.row))
     elif fmt == "github":
         for f in r.findings:
-            click.echo(github_line(f))
+            echo(github_line(f))
     elif fmt == "jsonl":
-        click.echo(json_board(r))
-    elif fmt == "csv" and r.row is not None:
-        if not collected:
-            collected.append(True)
-            click.echo(",".join(BOARD_COLUMNS))
-        click.echo(_csv_line([r.row[c] for c in BOARD_COLUMNS]))
+        echo(json_board(r))
     elif fmt in ("json", "sarif"):
         collected.append((r.row, r.findings))
-
-
-def _csv_line(values) -> str:
-    import csv
-    import io
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow([safe_cell(v) for v in values])
-    return buf.getvalue()
 
 
 def _finish_stdout(fmt, collected) -> None:
     if fmt == "json":
         doc = {"boards": [r for r, _ in collected if r is not None],
                "findings": [f for _, fs in collected for f in fs]}
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+        echo(json.dumps(doc, ensure_ascii=False, indent=1))
     elif fmt == "sarif":
-        click.echo(json.dumps(sarif_document([f for _, fs in collected for f in fs]), indent=1))
+        echo(json.dumps(sarif_document([f for _, fs in collected for f in fs]), indent=1))
 
 
-def _summary(tally, families, fmt) -> None:
+def statistics_text(codes: Counter[str]) -> str:
+    """One line per code found: count, code, title; most frequent first."""
+    if not codes:
+        return ""
+    width = len(str(max(codes.values())))
+    ranked = sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))
+    return "".join(f"{n:>{width}}  {code}  {CODES.get(code, '')}\n" for code, n in ranked)
+
+
+def _summary(tally, codes, fmt, known, recorder, write_baseline) -> None:
     boards = sum(tally.values())
+    families = Counter()
+    for code, n in codes.items():
+        families[FAMILIES[code[:2]].name] += n
     text = (f"{boards} boards: {tally['clean']} clean, {tally['irregular']} irregular, "
             f"{tally['inconsistent']} inconsistent, {tally['unreadable']} unreadable; "
-            f"{families['RV']} revoke findings, {families['DT']} defective tricks, "
-            f"{families['RC']} record errors, {families['PS']} parse problems")
-    click.echo(text, err=fmt != "text")
+            f"{families['revoke findings']} revoke findings, {families['defective tricks']} "
+            f"defective tricks, {families['record errors']} record errors, "
+            f"{families['parse problems']} parse problems")
+    if families["notes"]:
+        text += f", {families['notes']} notes"
+    if known is not None:
+        text += f"; {known.matched} findings in the baseline not shown"
+    echo(text, err=fmt != "text")
+    if recorder is not None:
+        echo(f"baseline: {recorder.count} findings written to {write_baseline}", err=fmt != "text")
 
 
 class SelectionError(click.ClickException):
@@ -205,6 +408,7 @@ class SelectionError(click.ClickException):
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@config_option
 @click.option("--board", help="board number, as the record gives it")
 @click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
               help="vugraph room, when the file has both")

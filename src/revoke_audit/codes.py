@@ -1,9 +1,13 @@
 """Every diagnostic and finding code, with its family and a one-line title.
 
 Codes are stable once released: never renumber, only add.  The README's table of codes is
-checked against this registry by a test.  Families: ``PS`` parse problems (readers), ``RC``
-record consistency, ``RV`` revokes, ``DT`` defective tricks (Law 67)."""
+checked against this registry by a test.  Families (``FAMILIES``): ``RV`` revokes, ``DT``
+defective tricks (Law 67), ``RC`` record consistency, ``PS`` parse problems (readers), ``LW`` and
+``EQ`` notes.  A family's level says what it does to a board's status and to ``--fail-on``."""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
 
 CODES: dict[str, str] = {
     # --- shared by all readers (PS0xx) ---
@@ -77,8 +81,9 @@ CODES: dict[str, str] = {
     "RC032": "a card marked ^R that cannot be checked (the replay stopped before it)",
     "RC031": "a revoke the record does not mark ^R (on a board whose producer marks revokes)",
     # --- laws selection (LW): notes, never errors ---
-    "LW001": "--laws auto: the edition chosen from the record's date is uncertain (no date, an "
-             "adoption window, or a code in force that is not implemented)",
+    "LW001": "--laws auto: on a board with a revoke or defective trick, the edition chosen from "
+             "the record's date is uncertain (no date, an adoption window, or a code in force "
+             "that is not implemented)",
     # --- equity (EQ), with --equity: notes for the Director, never errors ---
     "EQ001": "64C review: had the offender followed suit, double-dummy play gives the "
              "non-offending side more than the automatic result",
@@ -94,5 +99,58 @@ CODES: dict[str, str] = {
 
 
 def family(code: str) -> str:
-    """``RV``, ``DT``, ``RC`` or ``PS``."""
+    """``RV``, ``DT``, ``RC``, ``PS``, ``LW`` or ``EQ``."""
     return code[:2]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of codes: its name in the summary, its level, its count column in boards.csv."""
+
+    name: str
+    level: str  # one of LEVELS
+    annotation: str  # how loud in GitHub annotations and SARIF: error, warning or note
+    column: str | None = None
+
+
+#: Levels, most serious first.  ``irregular`` and ``inconsistent`` are also board statuses;
+#: ``parse`` findings leave a readable board ``clean``; ``note`` never fails a run.
+LEVELS = ("irregular", "inconsistent", "parse", "note")
+
+FAMILIES: dict[str, Family] = {
+    "RV": Family("revoke findings", "irregular", "error", "revokes"),
+    "DT": Family("defective tricks", "irregular", "error", "defective_tricks"),
+    "RC": Family("record errors", "inconsistent", "warning", "record_errors"),
+    "PS": Family("parse problems", "parse", "warning", "parse_problems"),
+    "LW": Family("notes", "note", "note"),
+    "EQ": Family("notes", "note", "note"),
+}
+
+
+def level(code: str) -> str:
+    """The level of ``code``'s family (``irregular``, ``inconsistent``, ``parse``, ``note``)."""
+    return FAMILIES[family(code)].level
+
+
+def families_at(lowest: str) -> tuple[str, ...]:
+    """The families whose level is ``lowest`` or more serious (``note`` families never count)."""
+    upto = LEVELS.index(lowest)
+    return tuple(f for f, fam in FAMILIES.items() if LEVELS.index(fam.level) <= upto
+                 and fam.level != "note")
+
+
+def board_status(codes: Iterable[str], unreadable: bool = False) -> str:
+    """A board's status from the codes of its findings: ``unreadable`` (no record could be
+    read), else ``irregular`` (a revoke or defective trick), ``inconsistent`` (record errors
+    only) or ``clean``."""
+    if unreadable:
+        return "unreadable"
+    levels = {level(c) for c in codes}
+    return next((lv for lv in LEVELS[:2] if lv in levels), "clean")
+
+
+def annotation_level(code: str) -> str:
+    """``error``, ``warning`` or ``note`` for a finding code, in GitHub annotations and SARIF
+    alike (SARIF's words; GitHub says ``notice`` for ``note``)."""
+    fam = FAMILIES.get(family(code))
+    return fam.annotation if fam else "note"

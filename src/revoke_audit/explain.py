@@ -11,7 +11,7 @@ from typing import Iterable
 
 from .audit import BoardAudit, board_row
 from .cards import SEATS, SUITS, card_str, hand_str
-from .findings import seat_name
+from .findings import seat_name, tricks
 from .formats import read_boards
 from .record import BoardRecord
 from .replay import CLAIMED, COMPLETE, Trick
@@ -196,7 +196,7 @@ def _ruling(a: BoardAudit) -> list[str]:
             sign = -1 if f.seat % 2 == rp.declarer % 2 else 1
             moved += sign * f.transferred
             to = "E-W" if f.seat % 2 == 0 else "N-S"
-            lines.append(f"  {sign * f.transferred:+d} to {to}: {f.code} [{f.law}], trick "
+            lines.append(f"  {tricks(f.transferred)} to {to}: {f.code} [{f.law}], trick "
                          f"{f.trick} ({seat_name(f.seat)}, {f.role})")
     if played is not None and adjusted is not None and played + moved != adjusted:
         lines.append(f"  {adjusted - played - moved:+d} correction of the play (see the findings)")

@@ -26,6 +26,7 @@ class Finding:
     transferred: int | None = None
     equity_tricks: int | None = None
     log_line: int | None = None  # the director's log row it came from (``--table-facts``)
+    marked: bool | None = None  # revokes: the record marks the card ^R (the table knew)
 
     @property
     def family(self) -> str:
@@ -43,8 +44,13 @@ def role_of(seat: int, declarer: int | None) -> str:
     return "defender"
 
 
+def tricks(n: int) -> str:
+    """``1 trick``, ``2 tricks``: a count of tricks as a Director says it."""
+    return f"{n} trick" if n == 1 else f"{n} tricks"
+
+
 def seat_name(seat: int | None) -> str:
     return {0: "North", 1: "East", 2: "South", 3: "West"}.get(seat, "?") if seat is not None else "?"
 
 
-__all__ = ["Finding", "role_of", "seat_name", "SEATS"]
+__all__ = ["Finding", "role_of", "seat_name", "tricks", "SEATS"]

@@ -1,51 +1,78 @@
-"""Report writers: boards.csv and findings.csv (the contract in DESIGN.md), one-line text,
-JSON lines, GitHub annotations.  Rows stream out as boards are audited; files are written to a
-temporary name and renamed at the end, so a reader never sees half a report.  Every text cell
-that a spreadsheet would take for a formula is neutralised."""
+"""Report writers: boards.csv and findings.csv (the contract in DESIGN.md), one-line text, the
+Director's line, JSON lines, GitHub annotations (SARIF: ``sarif.py``).  Rows stream out as boards
+are audited (``run.py``); files are written to
+temporary names beside their targets and renamed only when every report is complete, so a
+reader never sees half a report, nor a new boards.csv beside an old findings.csv.  Every cell is
+written the same way to a file and to stdout: control characters escaped, and a text cell that a
+spreadsheet would take for a formula neutralised."""
 from __future__ import annotations
 
 import csv
+import errno
 import json
-import multiprocessing
 import os
-import tempfile
-from dataclasses import dataclass
-from typing import IO, Iterable, Iterator
+import re
+import secrets
+import signal
+import stat
+import sys
+from contextlib import contextmanager
+from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 
-from .audit import BoardAudit, audit_records, board_row
-from .formats import iter_sources, read_boards, read_file
+from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
+from .codes import annotation_level
 from .findings import Finding
 from .table_facts import FactRow, TableFacts
+from .scoring import result_string
+
+if TYPE_CHECKING:
+    from .run import Rendered
 
 BOARD_COLUMNS = (
     "source", "line", "game", "event", "date", "board", "room", "dealer", "vul", "declarer",
     "contract", "play", "tricks_stated", "tricks_played", "tricks_adjusted", "result_adjusted",
     "score_ns", "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "laws",
     "status", "scoring", "parse_problems", "below_ns", "above_ns", "below_ew", "above_ew",
-    "scoring_notes",
+    "scoring_notes", "north", "east", "south", "west",
 )
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
     "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
-    "log_line",
+    "player", "marked", "log_line",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+STDOUT = "standard output"
+
+
+# --- cells ----------------------------------------------------------------------------------
+
+def clean_text(text: str) -> str:
+    """``text`` with every control character (NUL, newline, escape, C1, line separators)
+    written as a visible escape (``\\x00``, ``\\x0a``), so that a cell or a line stays one line."""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
 
 
 def safe_cell(value: object) -> object:
-    """Cells a spreadsheet would evaluate (``=cmd``, ``+1``, ``@x``) get a leading quote;
-    numbers stay numbers; None becomes empty."""
+    """A CSV cell: control characters escaped; cells a spreadsheet would evaluate (``=cmd``,
+    ``+1``, ``@x``) get a leading quote; numbers stay numbers; None becomes empty."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
+    if isinstance(value, str):
+        value = clean_text(value)
+        if value.startswith(_FORMULA_START):
+            return "'" + value
     return value
 
 
 def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
+    """The findings.csv row of ``f`` (columns in FINDING_COLUMNS order)."""
     rec = a.record
     return {
         "source": rec.source, "line": f.line if f.line is not None else rec.line,
@@ -55,93 +82,82 @@ def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
         "card": card_str(f.card) if f.card is not None else "",
         "held": holding_str(f.held) if f.held else "",
         "established": f.established, "transferred": f.transferred,
-        "equity_tricks": f.equity_tricks, "message": f.message, "log_line": f.log_line,
+        "equity_tricks": f.equity_tricks, "message": f.message,
+        "player": rec.names[f.seat] if f.seat is not None else "",
+        "marked": f.marked,
+        "log_line": f.log_line,
     }
 
 
-class CsvSink:
-    """A CSV file written atomically: rows go to a temp file renamed over ``path`` on close."""
+# --- report files ---------------------------------------------------------------------------
 
-    def __init__(self, path: str, columns: tuple[str, ...]):
-        self.path = path
-        folder = os.path.dirname(os.path.abspath(path))
-        fd, self.tmp = tempfile.mkstemp(prefix=".revoke-audit-", suffix=".csv", dir=folder)
-        self.fh: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
-        self.writer = csv.writer(self.fh, lineterminator="\n")
-        self.columns = columns
-        self.writer.writerow(columns)
+class ReportError(Exception):
+    """A report that cannot be written; the message names the report, never a temp file."""
 
-    def write(self, row: dict[str, object]) -> None:
-        self.writer.writerow([safe_cell(row[c]) for c in self.columns])
+    def __init__(self, target: str, exc: OSError):
+        self.target = target
+        reason = exc.strerror or str(exc)
+        super().__init__(f"cannot write {target}: {reason}")
 
-    def close(self) -> None:
-        self.fh.close()
-        os.replace(self.tmp, self.path)
 
-    def abort(self) -> None:
-        self.fh.close()
+class _FileTarget:
+    """A report file written to a temporary name in the target's folder, then renamed.
+
+    The temp file is created with the user's umask (0666 & ~umask), or with the mode of the
+    report it replaces.  A target that exists and is not a regular file (``/dev/null``, a FIFO)
+    is written in place: renaming over it would replace the device."""
+
+    def __init__(self, path: str):
+        self.name = path
+        self.tmp: str | None = None
         try:
-            os.unlink(self.tmp)
+            st = os.stat(path)
+        except OSError:
+            st = None
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            self.fh: IO[str] = open(path, "w", encoding="utf-8", newline="")
+            return
+        folder = os.path.dirname(os.path.abspath(path))
+        while True:
+            tmp = os.path.join(folder, f".revoke-audit-{secrets.token_hex(6)}.tmp")
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                break
+            except FileExistsError:
+                continue
+        self.tmp = tmp
+        try:
+            if st is not None:
+                os.chmod(tmp, stat.S_IMODE(st.st_mode))
+            self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        except BaseException:
+            os.close(fd)
+            os.unlink(tmp)
+            raise
+
+    def finish(self) -> None:
+        """Everything on disk (flushed and synced) and closed: the report is complete."""
+        self.fh.flush()
+        if self.tmp is not None:
+            os.fsync(self.fh.fileno())
+        self.fh.close()
+
+    def replace(self) -> None:
+        if self.tmp is not None:
+            os.replace(self.tmp, self.name)
+            self.tmp = None
+
+    def discard(self) -> None:
+        try:
+            self.fh.close()
         except OSError:
             pass
-
-
-@dataclass
-class Rendered:
-    """One audited board reduced to its report rows: all the writers need, and cheap to send
-    back from a worker process.  ``row`` is None for the director's log's own findings (rows
-    that match no board, ``log_findings``), which have no board row."""
-
-    row: dict[str, object] | None
-    findings: list[dict[str, object]]
-    log_lines: frozenset[int] = frozenset()  # the director's log rows that matched this board
-
-    @property
-    def status(self) -> str:
-        return str(self.row["status"]) if self.row is not None else ""
-
-
-def render(a: BoardAudit) -> Rendered:
-    lines = frozenset(a.table_facts.lines) if a.table_facts is not None else frozenset()
-    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines)
-
-
-def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
-                   equity: bool = False, jobs: int = 1,
-                   table_facts: TableFacts | None = None) -> Iterator[Rendered]:
-    """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
-    files are audited in that many processes (a file is the unit of work).  With a director's
-    log, a last item without a board row carries the findings for its rows no board matched."""
-    matched: set[int] = set()
-    for r in _render_boards(paths, laws, discovered, equity, jobs, table_facts):
-        matched |= r.log_lines
-        yield r
-    if table_facts is not None:
-        rows = log_findings(table_facts, matched)
-        if rows:
-            yield Rendered(None, rows)
-
-
-def _render_boards(paths, laws, discovered, equity, jobs, table_facts) -> Iterator[Rendered]:
-    if jobs <= 1:
-        for a in audit_records(read_boards(paths), laws, discovered, equity, table_facts):
-            yield render(a)
-        return
-    sources = list(iter_sources(paths))
-    work = [(src, laws, discovered, equity, table_facts) for src in sources if src != "-"]
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        done = pool.imap(_render_file, work, chunksize=1)
-        for src in sources:
-            if src == "-":
-                yield from _render_boards(["-"], laws, discovered, equity, 1, table_facts)
-            else:
-                yield from next(done)
-
-
-def _render_file(args: tuple[str, str, str, bool, TableFacts | None]) -> list[Rendered]:
-    src, laws, discovered, equity, table_facts = args
-    return [render(a) for a in audit_records(read_file(src), laws, discovered, equity,
-                                             table_facts)]
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+            self.tmp = None
 
 
 def log_findings(table_facts: TableFacts, matched: Iterable[int]) -> list[dict[str, object]]:
@@ -159,21 +175,260 @@ def _log_row(path: str, row: FactRow, f: Finding) -> dict[str, object]:
     return out
 
 
-def text_line(f: dict[str, object]) -> str:
-    """``path:line: board 17 open: CODE [law] message`` for one findings row."""
+class _StreamTarget:
+    """A report written straight to an open stream (stdout for ``-o -``)."""
+
+    def __init__(self, fh: IO[str], name: str = STDOUT):
+        self.fh, self.name = fh, name
+
+    def finish(self) -> None:
+        self.fh.flush()
+
+    def replace(self) -> None:
+        pass
+
+    def discard(self) -> None:
+        pass
+
+
+class CsvReport:
+    """One CSV report, to a file (``path``) or to stdout (``-``); the same bytes either way."""
+
+    def __init__(self, path: str, columns: Sequence[str]):
+        try:
+            self.target = _StreamTarget(_stdout()) if path == "-" else _FileTarget(path)
+        except OSError as exc:
+            raise ReportError(STDOUT if path == "-" else path, exc) from exc
+        self.columns = tuple(columns)
+        self.writer = csv.writer(self.target.fh, lineterminator="\n")
+        try:
+            self._write(self.columns)
+        except BaseException:
+            self.target.discard()
+            raise
+
+    @property
+    def name(self) -> str:
+        return self.target.name
+
+    def write(self, row: dict[str, object]) -> None:
+        self._write([safe_cell(row[c]) for c in self.columns])
+
+    def _write(self, values: Sequence[object]) -> None:
+        try:
+            self.writer.writerow(values)
+        except OSError as exc:
+            raise ReportError(self.name, exc) from exc
+
+
+def _report(path: str, columns: Sequence[str]):
+    """A CSV report, or a Parquet one for a name ending in ``.parquet`` (ImportError without
+    pyarrow); pandas is imported only then."""
+    if path.lower().endswith(".parquet"):
+        from .frames import ParquetReport
+
+        return ParquetReport(path, tuple(columns))
+    return CsvReport(path, columns)
+
+
+class Reports:
+    """The CSV reports of one run (boards.csv and findings.csv, to files or stdout): all of them
+    complete, or none replaced.
+
+    Use as a context manager: leaving it by an exception (a full disk, a signal) discards the
+    temp files; ``commit()`` finishes every report, then renames them all."""
+
+    def __init__(self, boards: Sequence[str] = (), findings: Sequence[str] = ()):
+        self.boards: list[CsvReport] = []
+        self.findings: list[CsvReport] = []
+        try:
+            with deferred_signals():  # no temp file made and not yet noted for removal
+                for path in boards:
+                    self.boards.append(_report(path, BOARD_COLUMNS))
+                for path in findings:
+                    self.findings.append(_report(path, FINDING_COLUMNS))
+        except BaseException:
+            self.discard()
+            raise
+
+    def __enter__(self) -> "Reports":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self.discard()
+
+    def write(self, r: Rendered) -> None:
+        """One audited board's rows (the director's log's own findings have no board row)."""
+        for report in self.boards if r.row is not None else ():
+            report.write(r.row)
+        for report in self.findings:
+            for f in r.findings:
+                report.write(f)
+
+    def commit(self) -> None:
+        """Finish every report, and only then rename them over their targets."""
+        reports = self.boards + self.findings
+        for report in reports:
+            try:
+                report.target.finish()
+            except OSError as exc:
+                raise ReportError(report.name, exc) from exc
+        with deferred_signals():
+            for report in reports:
+                try:
+                    report.target.replace()
+                except OSError as exc:
+                    raise ReportError(report.name, exc) from exc
+        self.boards, self.findings = [], []
+
+    def discard(self) -> None:
+        """Remove every temp file (the targets are left as they were)."""
+        for report in self.boards + self.findings:
+            report.target.discard()
+        self.boards, self.findings = [], []
+
+
+@contextmanager
+def deferred_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done, then act as usual.  For the steps that
+    must not be cut in two: creating a temp file and noting it for removal, renaming the
+    reports, starting a worker.  (In a thread other than the main one, Python runs no signal
+    handler anyway: nothing to do.)"""
+    caught: list[int] = []
+    try:
+        old = {s: signal.signal(s, lambda signum, _f: caught.append(signum))
+               for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:
+        old = {}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+        if caught:
+            signal.raise_signal(caught[0])
+
+
+def _stdout() -> IO[str]:
+    """``sys.stdout``; an ``OSError`` when the process was started with it closed (``>&-``)."""
+    if sys.stdout is None:
+        raise OSError(errno.EBADF, "it is closed")
+    return sys.stdout
+
+
+def echo(text: str, err: bool = False) -> None:
+    """One line to stdout (or stderr); a failing or closed stdout is a ``ReportError``."""
+    try:
+        stream = sys.stderr if err else _stdout()
+    except OSError as exc:
+        raise ReportError(STDOUT, exc) from exc
+    if stream is None:
+        return
+    try:
+        stream.write(text + "\n")
+        stream.flush()
+    except OSError as exc:
+        if err:
+            return  # nowhere left to complain
+        raise ReportError(STDOUT, exc) from exc
+
+
+def silence_stdout() -> None:
+    """After stdout failed: point it at the null device, so that Python's own flush at exit
+    does not fail a second time with a traceback-like message."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def finding_text(f: dict[str, object]) -> str:
+    """``board 17 open: CODE [law] message`` for one findings row (no file, no line)."""
     where = (f"board {f['board']}" if f["board"] else f"game {f['game']}" if f["game"]
              else "director's log")
     if f["room"]:
         where += f" {f['room']}"
     law = f" [{f['law']}]" if f["law"] else ""
-    return f"{f['source']}:{f['line']}: {where}: {f['code']}{law} {f['message']}"
+    known = " (marked ^R in the record: the table knew of it)" if f.get("marked") else ""
+    return f"{where}: {f['code']}{law} {f['message']}{known}"
+
+
+def text_line(f: dict[str, object]) -> str:
+    """``path:line: board 17 open: CODE [law] message`` for one findings row, on one line."""
+    return clean_text(f"{f['source']}:{f['line']}: {finding_text(f)}")
+
+
+def director_line(row: dict[str, object]) -> str:
+    """What a Director needs to correct the score of an irregular board, on one line::
+
+        path:line: board 3 (table 2, N-S Smith-Jones, E-W Ross-Hall): 4H+3 510 -> 4H+1 450
+
+    (the room or table, the pairs when the record names them, then the result and N-S score as
+    played and after adjustment; rubber boards have no duplicate score)."""
+    where = f"board {row['board']}" if row["board"] else f"game {row['game']}"
+    details = [d for d in (_room_words(str(row["room"] or "")),
+                           _pair("N-S", row["north"], row["south"]),
+                           _pair("E-W", row["east"], row["west"])) if d]
+    if details:
+        where += f" ({', '.join(details)})"
+    played = result_string(_str(row["contract"]) or None, _int(row["tricks_played"])) or "?"
+    adjusted = str(row["result_adjusted"] or "?")
+    before = _with_score(played, row["score_ns"])
+    after = _with_score(adjusted, row["score_ns_adjusted"])
+    return clean_text(f"{row['source']}:{row['line']}: {where}: {before} -> {after}")
+
+
+def _room_words(room: str) -> str:
+    if room.isdigit():
+        return f"table {room}"
+    if room in ("open", "closed"):
+        return f"{room} room"
+    return room
+
+
+def _pair(side: str, a: object, b: object) -> str:
+    if not a and not b:
+        return ""
+    return f"{side} {a or '?'}-{b or '?'}"
+
+
+def _with_score(result: str, score: object) -> str:
+    return result if score is None or score == "" else f"{result} {score}"
+
+
+def _str(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+_GITHUB_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def github_data(text: str) -> str:
+    """A workflow command's message, escaped as the Actions toolkit does (``%``, CR, LF); other
+    control characters are written as visible escapes."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return clean_text(text)
+
+
+def github_property(text: str) -> str:
+    """A workflow command's property value (``file=...``): as a message, plus ``:`` and ``,``,
+    so that no name can end the property list or start a command of its own."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_line(f: dict[str, object]) -> str:
-    """A GitHub Actions workflow command (``::error file=...,line=...::message``)."""
-    level = "error" if str(f["code"])[:2] in ("RV", "DT", "RC") else "warning"
-    msg = text_line(f).split(": ", 1)[1].replace("%", "%25").replace("\n", "%0A")
-    return f"::{level} file={f['source']},line={f['line']},title={f['code']}::{msg}"
+    """A GitHub Actions workflow command (``::error file=...,line=...,title=...::message``); the
+    level is the code's (``codes.annotation_level``), as in SARIF."""
+    command = _GITHUB_COMMAND[annotation_level(str(f["code"]))]
+    props = ",".join(f"{k}={github_property(str(v))}" for k, v in
+                     (("file", f["source"]), ("line", f["line"]), ("title", f["code"])))
+    return f"::{command} {props}::{github_data(finding_text(f))}"
 
 
 def json_board(r: Rendered) -> str:

@@ -22,8 +22,9 @@ _LIN_START = re.compile(rb"^\s*[a-zA-Z]{2}\|")
 _PBN_START = re.compile(rb"^\s*(%|\[|;|\{)")
 
 
-def read_boards(paths: Iterable[str | os.PathLike]) -> Iterator[BoardRecord]:
-    """Every board record in ``paths``, in order; folders are walked recursively (sorted)."""
+def read_boards(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Iterator[BoardRecord]:
+    """Every board record in ``paths`` (one path, or several), in order; folders are walked
+    recursively (sorted)."""
     for source in iter_sources(paths):
         if source == "-":
             yield from read_stream(sys.stdin.buffer, "<stdin>", "")
@@ -31,21 +32,39 @@ def read_boards(paths: Iterable[str | os.PathLike]) -> Iterator[BoardRecord]:
             yield from read_file(source)
 
 
-def iter_sources(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
-    """The files ``paths`` stand for, in reading order (``-`` for stdin stays ``-``)."""
+def iter_sources(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Iterator[str]:
+    """The files ``paths`` stand for, in reading order (``-`` for stdin stays ``-``).  One
+    ``str`` or path-like is one path.  A file named twice (or met again through a folder) is
+    read once."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    seen: set[str] = set()
     for path in paths:
-        p = str(path)
-        if p != "-" and os.path.isdir(p):
-            yield from _walk(p)
-        else:
-            yield p
+        p = os.fsdecode(path)
+        for source in (_walk(p) if p != "-" and os.path.isdir(p) else [p]):
+            key = source if source == "-" else os.path.realpath(source)
+            if key not in seen:
+                seen.add(key)
+                yield source
+
+
+def missing_paths(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[str]:
+    """The paths that name nothing that can be read (no such file or folder)."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    return [os.fsdecode(p) for p in paths
+            if os.fsdecode(p) != "-" and not os.path.exists(os.fsdecode(p))]
 
 
 def _walk(folder: str) -> Iterator[str]:
+    """Regular files under ``folder`` that hold hand records, sorted; hidden folders (``.git``)
+    are skipped, and so is anything that is not a regular file (a FIFO would block the run)."""
     for root, dirs, files in os.walk(folder):
-        dirs.sort()
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             path = os.path.join(root, name)
+            if not os.path.isfile(path):
+                continue
             if name.lower().endswith(SUFFIXES) or ("." not in name and _looks_like_record(path)):
                 yield path
 
@@ -129,9 +148,17 @@ def sniff(head: bytes, name: str) -> str | None:
 
 
 def read_stream(fh: BinaryIO, source: str, name: str) -> Iterator[BoardRecord]:
-    """Records from one open binary stream, format sniffed from its content."""
+    """Records from one open binary stream, format sniffed from its content.  A UTF-16 file
+    (told by its byte-order mark) is read as UTF-8, and a file whose lines end in a bare
+    ``\r`` (old Mac) as one with ``\n``."""
     buffered = fh if isinstance(fh, io.BufferedReader) else io.BufferedReader(fh, 1 << 16)
     head = buffered.peek(4096)[:4096]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        buffered = io.BufferedReader(_Recoded(buffered, "utf-16"), 1 << 16)
+        head = buffered.peek(4096)[:4096]
+    if b"\r" in head and b"\n" not in head:
+        buffered = io.BufferedReader(_CrToLf(buffered), 1 << 16)
+        head = buffered.peek(4096)[:4096]
     if not head.strip(b" \t\r\n\x1a"):
         yield unreadable(source, "PS007", "the file is empty")
         return
@@ -158,3 +185,39 @@ def unreadable(source: str, code: str, message: str, line: int = 1, game: int = 
     """A placeholder record so that a file that yields nothing still has its row."""
     return BoardRecord(source=source, line=line, game=game, format="", unreadable=True,
                        diagnostics=(Diagnostic(code, message, source, line),))
+
+
+class _Recoded(io.RawIOBase):
+    """A binary stream in another encoding (UTF-16 with its BOM) read as UTF-8, in chunks."""
+
+    def __init__(self, raw: BinaryIO, encoding: str):
+        self.text = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline="")
+        self.pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self.pending:
+            chunk = self.text.read(1 << 14)
+            if not chunk:
+                return 0
+            self.pending = chunk.encode("utf-8")
+        n = min(len(buffer), len(self.pending))
+        buffer[:n], self.pending = self.pending[:n], self.pending[n:]
+        return n
+
+
+class _CrToLf(io.RawIOBase):
+    """A stream whose lines end in a bare CR, read with LF line ends."""
+
+    def __init__(self, raw: BinaryIO):
+        self.raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.raw.read(len(buffer)).replace(b"\r", b"\n")
+        buffer[:len(data)] = data
+        return len(data)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from ..duties import CALLED, Style
 from ..facts import FOLLOW, PENALTY_CARD, RESTRICTION
+from ..findings import tricks
 from ..replay import DefectFact, Replay, RevokeFact
 from ..table_facts import LEAD_FORBIDDEN
 from .common import Ruling, TrickPool, defect_finding, revoke_finding
@@ -91,7 +92,7 @@ class BridgeWhist(Laws1932):
         n = pool.take(fact.seat % 2, 1, PENALTY)
         cap = "" if n == PENALTY else f", all its side had left (the penalty is {PENALTY})"
         return n, f"{self.label} penalty", (
-            f"{n} tricks taken from the revoking side and added to the adversaries'{cap} "
+            f"{tricks(n)} taken from the revoking side and added to the adversaries'{cap} "
             f"({self.code})")
 
     def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:

@@ -6,7 +6,6 @@ a transfer takes) and calls these helpers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 
 from ..cards import SUIT_MASKS, SUITS, card_str, cards_in, holding_str, winning_index
 from ..findings import Finding, role_of, seat_name
@@ -104,7 +103,8 @@ def revoke_finding(rp: Replay, fact: RevokeFact, code: str, law: str, establishe
     msg = f"trick {fact.trick}: {seat_name(fact.seat)} ({role}) {what}: {why}"
     return Finding(code, msg, fact.line, law=law, trick=fact.trick, seat=fact.seat, role=role,
                    suit_led=fact.suit_led, card=fact.card, held=fact.held,
-                   established=established, transferred=transferred, log_line=fact.log_line)
+                   established=established, transferred=transferred, marked=fact.marked,
+                   log_line=fact.log_line)
 
 
 def defect_finding(rp: Replay, fact: DefectFact, code: str, law: str, transferred: int,
@@ -130,47 +130,89 @@ def tricks_for_declarer(rp: Replay, pool: TrickPool) -> int | None:
 
 # --- the twelfth trick ----------------------------------------------------------------------
 
-def corrected_last_two(rp: Replay, fact: RevokeFact, nos_may_change: bool = True) -> dict[int, int] | None:
-    """Tricks 12 and 13 replayed with the revoke corrected (Law 62D; 1932 Code's replayed 12th
-    trick): the offender plays a card of the suit led, non-offenders who played after him may
-    change their cards (they pick what is best for their side), trick 13 plays itself.
+@dataclass(frozen=True)
+class Corrected:
+    """Tricks 12 and 13 as the Laws replay them after a trick-12 revoke."""
 
-    Returns trick number -> winner for 12 and 13, or None if the record lacks the position."""
-    if len(rp.hands_at) < 12 or len(rp.tricks) < 12:
+    winners: dict[int, int]  # trick number (12, 13) -> winning seat
+    note: str | None = None  # Law 16C: where the offender's partner's new card decided it
+
+
+def corrected_last_two(rp: Replay, fact: RevokeFact, partner_replays: bool = True
+                       ) -> Corrected | None:
+    """Tricks 12 and 13 replayed with the revoke corrected - "the cards play themselves"
+    (Law 62D; the 1932 Code's replayed 12th trick).  The first offender on trick 12 plays a
+    card of the suit led; every player after him plays again (62C1 the non-offenders; 62C2 and
+    62D2 his partner too, unless ``partner_replays`` is False), each in turn choosing the card
+    best for his own side, a later offender now following suit; trick 13 plays itself.  With
+    two cards each, every line is worked out (no solver).  None when the record lacks the
+    position (trick 12 not complete in the record, or the hands before it unknown)."""
+    if len(rp.hands_at) < 12 or len(rp.tricks) < 12 or rp.tricks[11].winner is None:
         return None
-    hands = rp.hands_at[11]
-    t12 = rp.tricks[11]
+    hands, t12 = rp.hands_at[11], rp.tricks[11]
     order = [(t12.leader + i) % 4 for i in range(4)]
-    pos = order.index(fact.seat)
-    choices: list[list[int]] = []
-    for i, seat in enumerate(order):
-        played = t12.card_of(seat)
-        if played is None:
-            return None
-        if i < pos or (i > pos and (seat % 2 == fact.seat % 2 or not nos_may_change)):
-            choices.append([played])
-        elif i == pos:
-            choices.append(list(cards_in(hands[seat] & SUIT_MASKS[fact.suit_led])))
-        else:
-            choices.append(list(cards_in(hands[seat])))
-    nos = 1 - fact.seat % 2
-    best: tuple[int, dict[int, int]] | None = None
-    for combo in product(*choices):
-        if not _legal_trick(combo, order, hands):
-            continue
-        result = _play_out(combo, order, hands, rp.trump)
-        nos_tricks = sum(1 for w in result.values() if w % 2 == nos)
-        if best is None or nos_tricks > best[0]:
-            best = (nos_tricks, result)
-    return None if best is None else best[1]
+    original = [t12.card_of(s) for s in order]
+    if None in original:
+        return None
+    offenders = [f.seat for f in rp.revokes if f.trick == 12] or [fact.seat]
+    pos = min(order.index(s) for s in offenders)
+    partner = (order[pos] + 2) % 4
+    free = {order[pos]} | {s for s in order[pos + 1:] if partner_replays or s != partner}
+    line = _best_line(pos, tuple(original[:pos]), order, original, hands, rp.trump, free)
+    winners = _play_out(line, order, hands, rp.trump)
+    note = _partner_note(line, pos, partner, order, original, hands, rp, winners, free)
+    return Corrected(winners, note)
 
 
-def _legal_trick(combo: tuple[int, ...], order: list[int], hands: tuple[int, ...]) -> bool:
-    led = combo[0] // 13
-    for card, seat in zip(combo[1:], order[1:]):
-        if card // 13 != led and hands[seat] & SUIT_MASKS[led]:
-            return False
-    return True
+def _best_line(i: int, played: tuple[int, ...], order: list[int], original: list[int],
+               hands: tuple[int, ...], trump: int | None, free: set[int]) -> tuple[int, ...]:
+    """The cards of trick 12 from position ``i`` on, each player choosing in turn the card
+    that wins his side most of tricks 12-13 (on a tie, the card he played at the table)."""
+    if i == 4:
+        return played
+    seat = order[i]
+    options = _options(seat, original[i], played, hands, seat in free)
+    best: tuple[int, tuple[int, ...]] | None = None
+    for card in options:
+        line = _best_line(i + 1, played + (card,), order, original, hands, trump, free)
+        won = sum(1 for w in _play_out(line, order, hands, trump).values() if w % 2 == seat % 2)
+        if best is None or won > best[0]:
+            best = (won, line)
+    return best[1]
+
+
+def _options(seat: int, card: int, played: tuple[int, ...], hands: tuple[int, ...],
+             replays: bool) -> list[int]:
+    """The cards ``seat`` may play: his table card when he does not play again, else every
+    legal card (the suit led if he holds it), his table card first."""
+    if not replays:
+        return [card]
+    legal = hands[seat] & SUIT_MASKS[played[0] // 13] or hands[seat]
+    return sorted(cards_in(legal), key=lambda c: c != card)
+
+
+def _partner_note(line: tuple[int, ...], pos: int, partner: int, order: list[int],
+                  original: list[int], hands: tuple[int, ...], rp: Replay,
+                  winners: dict[int, int], free: set[int]) -> str | None:
+    """Law 16C (62D2): when the offender's partner's new card changed the result, the Director
+    checks that it was not suggested by the withdrawn card."""
+    if partner not in free:
+        return None
+    i = order.index(partner)
+    kept = original[i]
+    if line[i] == kept:
+        return None
+    led = line[0] // 13
+    if kept // 13 != led and hands[partner] & SUIT_MASKS[led]:
+        return None  # his table card was itself a revoke: he had to change it
+    alone = _best_line(pos, line[:pos], order, original, hands, rp.trump, free - {partner})
+    if _play_out(alone, order, hands, rp.trump) == winners:
+        return None
+    card = line[i]
+    play = (f"ruff with {card_str(card)}" if rp.trump is not None and card // 13 == rp.trump
+            and led != rp.trump else card_str(card))
+    return (f"16C: check that {seat_name(partner)}'s {play} was not suggested by the withdrawn "
+            "card")
 
 
 def _play_out(combo: tuple[int, ...], order: list[int], hands: tuple[int, ...],
@@ -185,4 +227,4 @@ def _play_out(combo: tuple[int, ...], order: list[int], hands: tuple[int, ...],
 
 
 __all__ = ["Ruling", "TrickPool", "is_established", "winners", "revoke_finding", "defect_finding",
-           "corrected_last_two", "tricks_for_declarer", "TABLE", "AFTER_ROUND", "SUITS", "Trick"]
+           "corrected_last_two", "Corrected", "tricks_for_declarer", "TABLE", "AFTER_ROUND", "SUITS", "Trick"]

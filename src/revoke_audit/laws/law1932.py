@@ -38,9 +38,9 @@ so its law numbers are not cited: the ``law`` column names the rule ("1932 penal
 """
 from __future__ import annotations
 
-from ..cards import SUIT_MASKS
 from ..duties import CALLED, Style
 from ..facts import FOLLOW, PENALTY_CARD, RESTRICTION
+from ..cards import SEATS, SUIT_MASKS
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
@@ -143,12 +143,14 @@ class Laws1932(Laws2017):
     def twelfth_trick(self, rp: Replay, fact: RevokeFact, owners: dict[int, int],
                       ruling: Ruling) -> None:
         """Trick 12 replayed with a card of the suit led; non-offenders after him may change."""
-        fixed = corrected_last_two(rp, fact, nos_may_change=True)
+        fixed = corrected_last_two(rp, fact, partner_replays=False)
         if fixed is None:
-            why = "the position is not recorded, so the replayed trick cannot be worked out"
+            why = ("the record does not give every card of trick 12, so the replayed trick "
+                   "cannot be worked out")
         else:
-            owners.update(fixed)
-            why = "replayed: " + ", ".join(f"trick {n} to {'NESW'[w]}" for n, w in sorted(fixed.items()))
+            owners.update(fixed.winners)
+            why = "replayed: " + ", ".join(f"trick {n} to {SEATS[w]}"
+                                           for n, w in sorted(fixed.winners.items()))
         ruling.findings.append(revoke_finding(
             rp, fact, "RV003", f"{self.label} 12th trick", False, 0,
             f"a 12th-trick revoke is never established ({self.code}): no penalty; {why}"))

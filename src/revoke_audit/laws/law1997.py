@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..findings import tricks
 from ..cards import card_str
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import TrickPool, defect_finding, is_established
@@ -70,7 +71,7 @@ class Laws1997(Laws2017):
                 n = 1 + pool.take(side, t, 1)
                 return n, "64A2", (
                     f"one trick, plus one because the offender won trick {u} with {card_str(card)}, "
-                    f"which he could legally have played to trick {t}: {n} tricks transferred "
+                    f"which he could legally have played to trick {t}: {tricks(n)} transferred "
                     "(64A2, 1997)")
         return super().transfer(rp, fact, pool)
 

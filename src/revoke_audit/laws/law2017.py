@@ -6,9 +6,10 @@ transfer; Law 64C (redress of damage) may still apply and is flagged for review.
 """
 from __future__ import annotations
 
-from ..cards import SUITS
 from ..duties import LAW50, Style
 from ..facts import FOLLOW, PENALTY_CARD
+from ..findings import tricks
+from ..cards import SEATS, SUITS
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
                      is_established, revoke_finding, tricks_for_declarer, winners)
@@ -99,7 +100,7 @@ class Laws2017:
         if discovered == AFTER_ROUND:
             return "64B5", ("found after the round ended: no automatic transfer (64B5); "
                             "refer to the Director under 64C (the table would have moved "
-                            f"{self._would_move(rp, fact)} trick(s))")
+                            f"{tricks(self._would_move(rp, fact))})")
         return None
 
     def b3_dummy(self, rp, fact, earlier, discovered):
@@ -156,7 +157,7 @@ class Laws2017:
         if pool.owner.get(t) is not None and rp.tricks[t - 1].winner == fact.seat:
             later = bool(pool.won_by(side, t + 1))
             n = pool.take(side, t, 2 if later else 1)
-            return n, "64A1", (f"the offender won the revoke trick: {n} trick(s) transferred (64A1)")
+            return n, "64A1", (f"the offender won the revoke trick: {tricks(n)} transferred (64A1)")
         n = pool.take(side, t, 1)
         return n, "64A2", "one trick transferred (64A2)"
 
@@ -177,11 +178,14 @@ class Laws2017:
         The adjusted result is tricks 12-13 replayed with the correct card."""
         fixed = corrected_last_two(rp, fact)
         if fixed is None:
-            why = "trick-12 revoke: no automatic transfer (64B6); the position is not recorded"
+            why = ("trick-12 revoke: no automatic transfer (64B6); the record does not give "
+                   "every card of trick 12, so the correction cannot be worked out")
         else:
-            owners.update(fixed)
-            who = ", ".join(f"trick {n} to {'NESW'[w]}" for n, w in sorted(fixed.items()))
+            owners.update(fixed.winners)
+            who = ", ".join(f"trick {n} to {SEATS[w]}" for n, w in sorted(fixed.winners.items()))
             why = f"trick-12 revoke corrected (62D), no transfer (64B6): {who}"
+            if fixed.note:
+                why += f"; {fixed.note}"
         ruling.findings.append(revoke_finding(rp, fact, "RV003", "62D", True, 0, why))
 
     def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:
@@ -196,6 +200,6 @@ class Laws2017:
         ruling.revoked(rp, fact.seat)
         n = pool.take(fact.seat % 2, fact.trick, 1)
         ruling.move(rp, fact.seat, n)
-        why = (f"deemed revoke, {n} trick transferred (67B1, 64A2)" if n else
+        why = (f"deemed revoke, {tricks(n)} transferred (67B1, 64A2)" if n else
                "deemed revoke, but his side won no trick from then on (67B1, 64B1)")
         ruling.findings.append(defect_finding(rp, fact, "DT001", "67B1", n, why))

@@ -1,0 +1,110 @@
+"""A baseline: the findings an archive is known to have, so a CI job fails only on new ones.
+
+A finding is keyed by where it is and what it is - file, board, room, code, trick, seat - never
+by its line number, which moves when a file is edited above it.  Keys are counted: a board with
+two PS103 findings in the baseline and three now has one new one.  The file is JSON, one entry
+per key with its count, sorted, so it diffs well in version control."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+
+VERSION = 1
+KEY_FIELDS = ("source", "board", "room", "code", "trick", "seat")
+
+Key = tuple[str, str, str, str, int | None, str]
+
+
+def finding_key(f: dict[str, object]) -> Key:
+    """The baseline key of one findings row.  ``source`` is normalised (``./a/../b.pbn`` is
+    ``b.pbn``); a board without a number is named by its index in the file (``#3``)."""
+    source = str(f["source"])
+    if not source.startswith("<"):
+        source = os.path.normpath(source).replace(os.sep, "/")
+    board = str(f["board"] or "") or f"#{f['game']}"
+    trick = f["trick"]
+    return (source, board, str(f["room"] or ""), str(f["code"]),
+            int(trick) if trick not in (None, "") else None, str(f["seat"] or ""))
+
+
+class Baseline:
+    """Known findings, counted by key.  ``known(f)`` consumes one occurrence of ``f``'s key."""
+
+    def __init__(self, keys: Counter[Key] | None = None, path: str = ""):
+        self.keys: Counter[Key] = Counter(keys or {})
+        self.path = path
+        self.matched = 0
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Baseline":
+        """Read a baseline file; ValueError naming the file when it is not one."""
+        try:
+            with open(path, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            keys: Counter[Key] = Counter()
+            for entry in doc["findings"]:
+                keys[tuple(entry[k] for k in KEY_FIELDS)] += int(entry.get("count", 1))
+        except OSError as exc:
+            raise ValueError(f"cannot read baseline {os.fspath(path)}: {exc.strerror or exc}") from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{os.fspath(path)} is not a revoke-audit baseline "
+                             f"({type(exc).__name__}: {exc})") from exc
+        return cls(keys, os.fspath(path))
+
+    def known(self, f: dict[str, object]) -> bool:
+        """True (and one occurrence used up) when ``f`` is in the baseline."""
+        key = finding_key(f)
+        if self.keys[key] <= 0:
+            return False
+        self.keys[key] -= 1
+        self.matched += 1
+        return True
+
+
+class BaselineRecorder:
+    """Collects findings rows as they pass (``keep`` always says yes) and writes them out."""
+
+    def __init__(self) -> None:
+        self.keys: Counter[Key] = Counter()
+
+    def __call__(self, f: dict[str, object]) -> bool:
+        self.keys[finding_key(f)] += 1
+        return True
+
+    @property
+    def count(self) -> int:
+        return sum(self.keys.values())
+
+    def write(self, path: str | os.PathLike) -> None:
+        """Write the baseline to ``path`` atomically (a temporary file, then a rename)."""
+        write_baseline(self.keys, path)
+
+
+def write_baseline(keys: Counter[Key], path: str | os.PathLike) -> None:
+    """Write counted keys as a baseline file, one entry a line, atomically."""
+    entries = [json.dumps(dict(zip(KEY_FIELDS, key), count=n), ensure_ascii=False)
+               for key, n in sorted(keys.items(), key=lambda kv: _sort_key(kv[0])) if n > 0]
+    body = "[\n  " + ",\n  ".join(entries) + "\n ]" if entries else "[]"
+    text = f'{{\n "tool": "revoke-audit",\n "version": {VERSION},\n "findings": {body}\n}}\n'
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".revoke-audit-", suffix=".json", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _sort_key(key: Key) -> tuple:
+    """File, then board in number order (``2`` before ``10``), then the rest."""
+    source, board, room, code, trick, seat = key
+    number = (0, int(board), "") if board.isdigit() else (1, 0, board)
+    return (source, number, room, code, -1 if trick is None else trick, seat)
+

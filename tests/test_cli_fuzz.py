@@ -1,0 +1,27 @@
+"""The whole command over a few hundred damaged copies of the fixtures (fixed seed), in every
+output format: no traceback, exit codes only 0, 1, 2, 130, 143, a row for every input file, and
+stdout CSV identical to boards.csv.  ``scripts/fuzz_cli.py --files 3000`` runs the long variant."""
+import importlib.util
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fuzz_cli.py"
+spec = importlib.util.spec_from_file_location("fuzz_cli", SCRIPT)
+fuzz_cli = sys.modules["fuzz_cli"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fuzz_cli)
+
+
+def test_damaged_inputs_through_the_whole_command(tmp_path):
+    files = fuzz_cli.make_inputs(tmp_path / "in", 300, seed=20261122)
+    assert len(files) == 300 and len({f.name for f in files}) == 300
+    outcome = fuzz_cli.check(tmp_path / "in", files)
+    assert outcome.failures == []
+    assert outcome.runs == 6 and outcome.boards >= 300
+
+
+def test_the_inputs_are_the_same_for_a_seed(tmp_path):
+    a = fuzz_cli.make_inputs(tmp_path / "a", 20, seed=5)
+    b = fuzz_cli.make_inputs(tmp_path / "b", 20, seed=5)
+    assert [(p.name, p.read_bytes()) for p in a] == [(p.name, p.read_bytes()) for p in b]
+    c = fuzz_cli.make_inputs(tmp_path / "c", 20, seed=6)
+    assert [p.read_bytes() for p in a] != [p.read_bytes() for p in c]

@@ -1,0 +1,85 @@
+"""Law 62D, the twelfth trick: "the cards play themselves".
+
+After a revoke on trick 12 the offender plays a card of the suit led, and every player after
+him on that trick plays again - the non-offenders (62C1) and the offender's partner too (62C2,
+62D2) - each choosing in turn the card best for his own side; trick 13 plays itself.
+
+The deal is built so that tricks 1-11 are a plain cross-ruff (hearts trumps, 4H by South, West
+leads): N-S win all eleven, North wins trick 11 and leads trick 12 with S2.  It ends as the
+Welsh Bridge Union's example (rule of the month, January 2019):
+
+    before trick 12:  N S3 S2   E S5 HJ   S SQ H8   W C6 H9
+"""
+from builders import board
+
+from revoke_audit.audit import audit_board
+
+# N: S 32, H AKQT7, C AKQJT9   E: S AKJT987654, H J, D 32   S: S Q, H 865432, D AKQJT9
+# W: H 9, D 87654, C 8765432
+WBU = "N:32.AKQT7..AKQJT9 AKJT987654.J.32. Q.865432.AKQJT9. .9.87654.8765432"
+# The same with West's C6 and one of East's spades (S4) swapped: West can revoke in spades.
+WBU_W = "N:32.AKQT7..AKQJT9 AKJT98765.J.32.6 Q.865432.AKQJT9. 4.9.87654.875432"
+
+# Eleven tricks of cross-ruff, N-S win all; North wins trick 11 (winners N S N S ... N).
+CROSS_RUFF = ["W:C2 N:CA E:S4 S:D9", "N:CK E:S6 S:H2 W:C3", "S:DA W:D4 N:H7 E:D2",
+              "N:CQ E:S7 S:H3 W:C4", "S:DK W:D5 N:HT E:D3", "N:CJ E:S8 S:H4 W:C5",
+              "S:DQ W:D6 N:HQ E:S9", "N:CT E:ST S:H5 W:C7", "S:DJ W:D7 N:HK E:SJ",
+              "N:C9 E:SK S:H6 W:C8", "S:DT W:D8 N:HA E:SA"]
+CROSS_RUFF_W = ["W:C2 N:CA E:C6 S:D9"] + CROSS_RUFF[1:]
+
+
+def rule(deal, tricks):
+    a = audit_board(board(deal, "4H", "S", tricks), "2017")
+    return a, [(f.code, f.law, f.trick, "NESW"[f.seat]) for f in a.findings if f.code[:2] == "RV"]
+
+
+def test_wbu_example_partner_plays_again_and_declarer_loses_both():
+    """East (second to play) ruffs S2 with HJ holding S5; South SQ, West C6; East wins; trick
+    13: East S5, South H8, West H9 wins.  Declarer 11 + 0.
+    Corrected: East S5, South must play SQ, and West - the offender's partner, after him - may
+    now ruff with H9 (best for E-W: it wins trick 12, and his C6 lead to trick 13 is ruffed by
+    East's HJ over South's H8).  E-W win both: declarer 11, as at the table.  Had West kept C6,
+    SQ would win trick 12 (declarer 12): his new card decided it, so Law 16C is named."""
+    a, rv = rule(WBU, CROSS_RUFF + ["N:S2 E:HJ S:SQ W:C6", "E:S5 S:H8 W:H9 N:S3"])
+    assert rv == [("RV003", "62D", 12, "E")]
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (11, 11)
+    assert a.findings[0].message.endswith(
+        "trick-12 revoke corrected (62D), no transfer (64B6): trick 12 to W, trick 13 to E; "
+        "16C: check that West's ruff with H9 was not suggested by the withdrawn card")
+
+
+def test_offender_third_to_play_only_the_fourth_player_plays_again():
+    """South (declarer, third to play) ruffs S2 with H8 holding SQ; West discards C6; South
+    wins trick 12, and trick 13 (South SQ, West ruffs H9, North S3, East overruffs HJ) goes to
+    E-W: declarer 12.  Corrected: North's S2 and East's S5 were played before him and stand;
+    South plays SQ; West, a non-offender after him, plays again and ruffs with H9 (best for
+    E-W), then leads C6 and East's HJ beats South's H8: declarer 11.  North is South's
+    partner but played before him, so no 16C note."""
+    a, rv = rule(WBU, CROSS_RUFF + ["N:S2 E:S5 S:H8 W:C6", "S:SQ W:H9 N:S3 E:HJ"])
+    assert rv == [("RV003", "62D", 12, "S")]
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (12, 11)
+    assert "16C" not in a.findings[0].message
+
+
+def test_offender_fourth_to_play_only_his_own_card_changes():
+    """West (last to play) ruffs with H9 holding S4 and wins trick 12; trick 13: West S4,
+    North S3, East ruffs HJ, South H8: E-W win both, declarer 11.  Corrected: nobody plays
+    after West; he plays S4, South's SQ wins trick 12, then South's H8 lead loses to East's
+    HJ: declarer 12."""
+    a, rv = rule(WBU_W, CROSS_RUFF_W + ["N:S2 E:S5 S:SQ W:H9", "W:S4 N:S3 E:HJ S:H8"])
+    assert rv == [("RV003", "62D", 12, "W")]
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (11, 12)
+
+
+def test_two_revokes_on_trick_12_are_explained_not_corrected():
+    """East ruffs HJ holding S5 and West, after him, ruffs H9 holding S4: two players failing
+    to follow the same lead is far likelier a mis-recorded lead (S2) than two revokes, so the
+    board is a record error (RC015, see coherence.py): neither is corrected or ruled, and the
+    finding says exactly why - the cards that would have been revokes, and the reason."""
+    a, rv = rule(WBU_W, CROSS_RUFF_W + ["N:S2 E:HJ S:SQ W:H9", "E:S5 S:H8 W:S4 N:S3"])
+    assert rv == [] and [f.code for f in a.findings] == ["RC015"]
+    assert a.findings[0].message == (
+        "trick 12: East and West both fail to follow the S2 lead while holding the suit (East "
+        "played HJ holding S5; West played H9 holding S4): the lead is probably mis-recorded, "
+        "so none of these is ruled a revoke")
+    assert a.ruling.tricks_adjusted == a.replay.tricks_played == 12

@@ -1,0 +1,315 @@
+"""What the command writes, and where: stdout reports, the Director's line, player names,
+hostile names and cells, GitHub and SARIF output, reports replaced together or not at all, their
+permissions, and the usage errors found before anything is read."""
+import csv
+import errno
+import io
+import json
+import os
+import stat
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import revoke_audit.cli
+import revoke_audit.report
+from revoke_audit.cli import main
+from revoke_audit.report import director_line
+
+from sarif_schema import validate
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+REVOKE_PBN = (FIXTURES / "cli" / "revoke.pbn").read_bytes()
+REVOKE_LIN = (FIXTURES / "cli" / "revoke.lin").read_bytes()
+# The LIN board with hostile player names: a newline, a NUL, a tab, formula starts.
+HOSTILE_LIN = REVOKE_LIN.replace(b"pn|Cy South,Di West,Ann North,Bob East|",
+                                 b"pn|Cy\n=South,=Di West\x00,+Ann North,Bob\tEast|")
+
+
+@pytest.fixture
+def cli(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "revoke.pbn").write_bytes(REVOKE_PBN)
+    (tmp_path / "revoke.lin").write_bytes(REVOKE_LIN)
+    runner = CliRunner()
+    return lambda *args, **kw: runner.invoke(main, list(args), **kw)
+
+
+def no_temp_files(folder: Path) -> bool:
+    return not list(folder.glob(".revoke-audit-*"))
+
+
+# --- -o - and --format csv ------------------------------------------------------------------
+
+def test_dash_output_writes_the_boards_csv_to_stdout_byte_for_byte(cli, tmp_path):
+    r = cli("audit", "revoke.pbn", "revoke.lin", "-o", "boards.csv")
+    on_stdout = cli("audit", "revoke.pbn", "revoke.lin", "-o", "-")
+    assert on_stdout.exit_code == r.exit_code == 1
+    assert on_stdout.stdout == (tmp_path / "boards.csv").read_text()
+    assert on_stdout.stderr == ("2 boards: 0 clean, 2 irregular, 0 inconsistent, 0 unreadable; "
+                                "2 revoke findings, 0 defective tricks, 0 record errors, "
+                                "0 parse problems\n")
+    assert cli("audit", "revoke.pbn", "revoke.lin", "-o", "-", "--format", "csv").stdout == on_stdout.stdout
+
+
+def test_dash_findings_writes_the_findings_csv_to_stdout(cli, tmp_path):
+    cli("audit", "revoke.pbn", "--findings", "findings.csv", "-o", "boards.csv")
+    r = cli("audit", "revoke.pbn", "--findings", "-", "-o", "b2.csv")
+    assert r.stdout == (tmp_path / "findings.csv").read_text()
+    assert (tmp_path / "b2.csv").read_text() == (tmp_path / "boards.csv").read_text()
+
+
+def test_stdout_csv_is_written_exactly_like_the_file_with_hostile_cells(cli, tmp_path):
+    (tmp_path / "hostile.lin").write_bytes(HOSTILE_LIN)
+    cli("audit", "hostile.lin", "-o", "boards.csv", "--findings", "findings.csv")
+    text = (tmp_path / "boards.csv").read_text()
+    assert cli("audit", "hostile.lin", "--format", "csv").stdout == text
+    assert cli("audit", "hostile.lin", "-o", "-").stdout == text
+    assert cli("audit", "hostile.lin", "--findings", "-").stdout == (tmp_path / "findings.csv").read_text()
+    header, row = text.splitlines()  # the newline inside a name does not split the row
+    cells = dict(zip(header.split(","), next(csv.reader(io.StringIO(row)))))
+    assert [cells[s] for s in ("north", "east", "south", "west")] == [
+        "'+Ann North", "Bob\\x09East", "Cy\\x0a=South", "'=Di West\\x00"]
+    assert "\x00" not in text and "\t" not in text
+    finding = next(csv.DictReader(io.StringIO((tmp_path / "findings.csv").read_text())))
+    assert finding["player"] == "'=Di West\\x00" and finding["seat"] == "W"
+
+
+def test_control_characters_in_any_cell_are_escaped(cli, tmp_path):
+    (tmp_path / "nul.pbn").write_bytes(REVOKE_PBN.replace(b'[Event "=Thursday Pairs"]',
+                                                          b'[Event "Thu\x00rs\x1bday\xc2\x85"]'))
+    r = cli("audit", "nul.pbn", "--format", "csv")
+    row = next(csv.DictReader(io.StringIO(r.stdout)))
+    assert row["event"] == "Thu\\x00rs\\x1bday\\x85"
+
+
+# --- the text output: findings and the Director's line ------------------------------------
+
+def test_text_output_ends_each_irregular_board_with_the_directors_line(cli, tmp_path):
+    (tmp_path / "table.pbn").write_bytes(REVOKE_PBN.replace(b'[Board "2"]', b'[Board "2"]\n[Table "5"]'))
+    (tmp_path / "clean.pbn").write_bytes((FIXTURES / "session" / "thursday-pairs.pbn").read_bytes())
+    r = cli("audit", "table.pbn", "revoke.lin", "-q")
+    assert "->" not in r.output  # --quiet: only the summary
+    r = cli("audit", "table.pbn", "revoke.lin")
+    assert r.output.splitlines()[:4] == [
+        "table.pbn:26: board 2 5: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
+        "holding H7 H6: one trick transferred (64A2)",
+        "table.pbn:4: board 2 (table 5, N-S Ed North-Gus South, E-W Flo East-=1+2): "
+        "3NT+1 430 -> 3NT+2 460",
+        "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
+        "holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1)",
+        "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
+    ]
+
+
+def row(**kw):
+    base = {"source": "s.pbn", "line": 4, "game": 1, "board": "3", "room": "", "north": "",
+            "east": "", "south": "", "west": "", "contract": "4H", "tricks_played": 13,
+            "result_adjusted": "4H+1", "score_ns": 510, "score_ns_adjusted": 450}
+    return {**base, **kw}
+
+
+@pytest.mark.parametrize("fields, line", [
+    ({}, "s.pbn:4: board 3: 4H+3 510 -> 4H+1 450"),
+    ({"room": "2", "north": "Smith", "south": "Jones"},
+     "s.pbn:4: board 3 (table 2, N-S Smith-Jones): 4H+3 510 -> 4H+1 450"),
+    ({"room": "closed", "east": "Ross"}, "s.pbn:4: board 3 (closed room, E-W Ross-?): 4H+3 510 -> 4H+1 450"),
+    ({"board": "", "game": 4, "score_ns": None, "score_ns_adjusted": None},
+     "s.pbn:4: game 4: 4H+3 -> 4H+1"),  # a rubber code: no duplicate score
+    ({"tricks_played": None, "score_ns": None}, "s.pbn:4: board 3: ? -> 4H+1 450"),
+    ({"north": "Ed\nNorth"}, "s.pbn:4: board 3 (N-S Ed\\x0aNorth-?): 4H+3 510 -> 4H+1 450"),
+])
+def test_directors_line(fields, line):
+    assert director_line(row(**fields)) == line
+
+
+# --- GitHub annotations -----------------------------------------------------------------------
+
+def test_github_escapes_properties_and_messages_as_the_actions_toolkit(cli, tmp_path):
+    name = "a,b:c%d\n::error file=README.md,line=1::pwned.pbn"
+    (tmp_path / name).write_bytes(REVOKE_PBN)
+    r = cli("audit", name, "--format", "github")
+    assert r.stdout.splitlines() == [
+        "::error file=a%2Cb%3Ac%25d%0A%3A%3Aerror file=README.md%2Cline=1%3A%3Apwned.pbn,"
+        "line=25,title=RV001::board 2: RV001 [64A2] trick 3: West (defender) played D5 on a "
+        "heart lead holding H7 H6: one trick transferred (64A2)"]
+
+
+def test_github_levels_follow_the_codes(cli, tmp_path):
+    (tmp_path / "bad.pbn").write_bytes(REVOKE_PBN.replace(b'[Dealer "N"]', b'[Dealer "Q"]'))
+    r = cli("audit", "bad.pbn", "--laws", "auto", "--format", "github")
+    levels = [(line.split(" ")[0], line.split("title=")[1].split("::")[0]) for line in r.stdout.splitlines()]
+    assert sorted(levels) == [("::error", "RV001"), ("::warning", "PS109")]
+    (tmp_path / "undated.pbn").write_bytes(REVOKE_PBN.replace(b'[Date "2026.11.20"]\n', b""))
+    r = cli("audit", "undated.pbn", "--laws", "auto", "--format", "github")
+    assert [line.split(" ")[0] for line in r.stdout.splitlines()] == ["::notice", "::error"]
+
+
+# --- SARIF ------------------------------------------------------------------------------------
+
+def sarif(cli, *args):
+    r = cli("audit", *args, "--format", "sarif")
+    log = json.loads(r.stdout)
+    validate(log)
+    return log
+
+
+def test_sarif_is_valid_and_carries_version_levels_board_and_relative_uris(cli, tmp_path):
+    log = sarif(cli, "revoke.pbn", str(tmp_path / "revoke.lin"))
+    run = log["runs"][0]
+    assert run["tool"]["driver"]["version"] == version("revoke-audit")
+    assert run["originalUriBaseIds"] == {"SRCROOT": {"uri": tmp_path.as_uri() + "/"}}
+    first = run["results"][0]
+    assert first["message"]["text"].startswith("board 2: RV001 [64A2] trick 3: West")
+    assert first["level"] == "error" and first["properties"]["player"] == "=1+2"
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]] == [
+        {"uri": "revoke.pbn", "uriBaseId": "SRCROOT"},
+        {"uri": "revoke.lin", "uriBaseId": "SRCROOT"}]  # an absolute path made relative
+
+
+def test_sarif_levels_are_githubs(cli, tmp_path):
+    (tmp_path / "bad.pbn").write_bytes(REVOKE_PBN.replace(b'[Dealer "N"]', b'[Dealer "Q"]'))
+    gh = cli("audit", "bad.pbn", "--format", "github").stdout.splitlines()
+    results = sarif(cli, "bad.pbn")["runs"][0]["results"]
+    as_github = {"error": "::error", "warning": "::warning", "note": "::notice"}
+    assert [as_github[r["level"]] for r in results] == [line.split(" ")[0] for line in gh]
+    rules = sarif(cli, "bad.pbn")["runs"][0]["tool"]["driver"]["rules"]
+    assert {r["id"]: r["defaultConfiguration"]["level"] for r in rules} == {"PS109": "warning", "RV001": "error"}
+
+
+def test_sarif_uris_are_percent_encoded(cli, tmp_path):
+    name = "my file,x:1%\n#?.pbn"
+    (tmp_path / name).write_bytes(REVOKE_PBN)
+    log = sarif(cli, name)
+    loc = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert loc == {"uri": "my%20file%2Cx%3A1%25%0A%23%3F.pbn", "uriBaseId": "SRCROOT"}
+
+
+def test_sarif_fingerprints_are_stable_and_distinct(cli, tmp_path):
+    twice = REVOKE_PBN + b"\n" + REVOKE_PBN.split(b"\n\n", 1)[1]  # the same board again
+    (tmp_path / "twice.pbn").write_bytes(twice)
+    one, two = (sarif(cli, "twice.pbn", "revoke.lin") for _ in range(2))
+    prints = [r["partialFingerprints"]["revokeAudit/v1"] for r in one["runs"][0]["results"]]
+    assert prints == [r["partialFingerprints"]["revokeAudit/v1"] for r in two["runs"][0]["results"]]
+    assert len(prints) == 3 and len(set(prints)) == 3
+    # moving the board down the file (its lines change) keeps its fingerprint
+    (tmp_path / "twice.pbn").write_bytes(b"% a comment\n\n" + twice)
+    moved = sarif(cli, "twice.pbn", "revoke.lin")["runs"][0]["results"]
+    assert [r["partialFingerprints"]["revokeAudit/v1"] for r in moved] == prints
+    assert moved[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 27
+
+
+def test_an_empty_sarif_log_is_valid():
+    from revoke_audit.sarif import sarif_document
+    log = sarif_document([])
+    validate(log)
+    assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"] == []
+
+
+# --- usage errors, before anything is read --------------------------------------------------
+
+@pytest.fixture
+def nothing_read(monkeypatch):
+    def fail(*args, **kw):
+        raise AssertionError("the input was read")
+    monkeypatch.setattr(revoke_audit.cli, "render_sources", fail)
+
+
+def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
+    settings = {"default_map": {"audit": {"fmt": "csv"}}}  # as a [tool.revoke-audit] table gives
+    cli("audit", "revoke.pbn", "--findings", "findings.csv")
+    r = cli("audit", "revoke.pbn", "--findings", "-", **settings)
+    assert r.exit_code == 1 and r.stdout == (tmp_path / "findings.csv").read_text()
+    r = cli("audit", "revoke.pbn", "-o", "boards.csv", **settings)  # the settings' csv on stdout
+    assert r.stdout == (tmp_path / "boards.csv").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-o", "same.csv", "--findings", "same.csv"],
+     "-o and --findings name the same file (same.csv): each report needs its own"),
+    (["-o", "same.csv", "--findings", "./sub/../same.csv"],
+     "-o and --findings name the same file (same.csv): each report needs its own"),
+    (["-o", "-", "--findings", "-"], "-o - and --findings - both write to standard output"),
+    (["-o", "-", "--format", "json"], "-o - and --format json both write to standard output"),
+    (["--findings", "-", "--format", "csv"], "--findings - and --format csv both write to standard output"),
+    (["-o", "revoke.pbn"], "report revoke.pbn is also an input: it would be overwritten"),
+])
+def test_usage_errors_before_anything_is_read(cli, tmp_path, nothing_read, args, message):
+    (tmp_path / "sub").mkdir()
+    before = (tmp_path / "revoke.pbn").read_bytes()
+    r = cli("audit", "revoke.pbn", *args)
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == f"Error: {message}"
+    assert not (tmp_path / "same.csv").exists() and no_temp_files(tmp_path)
+    assert (tmp_path / "revoke.pbn").read_bytes() == before
+
+
+# --- both reports or neither ------------------------------------------------------------------
+
+def test_disk_full_when_closing_leaves_both_old_reports_and_no_temp_file(cli, tmp_path, monkeypatch):
+    (tmp_path / "boards.csv").write_text("old boards\n")
+    (tmp_path / "findings.csv").write_text("old findings\n")
+    real_fsync = os.fsync
+    synced = []
+
+    def fsync(fd):
+        synced.append(fd)
+        if len(synced) == 2:  # the second report, after boards.csv is complete
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(revoke_audit.report.os, "fsync", fsync)
+    r = cli("audit", "revoke.pbn", "-o", "boards.csv", "--findings", "findings.csv")
+    assert (r.exit_code, r.output) == (2, "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West "
+                                          "(defender) played D5 on a heart lead holding H7 H6: one "
+                                          "trick transferred (64A2)\n"
+                                          "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo "
+                                          "East-=1+2): 3NT+1 430 -> 3NT+2 460\n"
+                                          "1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 "
+                                          "unreadable; 1 revoke findings, 0 defective tricks, 0 "
+                                          "record errors, 0 parse problems\n"
+                                          "Error: cannot write findings.csv: No space left on device\n")
+    assert (tmp_path / "boards.csv").read_text() == "old boards\n"
+    assert (tmp_path / "findings.csv").read_text() == "old findings\n"
+    assert no_temp_files(tmp_path)
+
+
+def test_disk_full_while_writing_names_the_report(cli, tmp_path, monkeypatch):
+    class Full(io.StringIO):
+        def write(self, s):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(revoke_audit.report.os, "fdopen",
+                        lambda fd, *a, **kw: (os.close(fd), Full())[1])
+    r = cli("audit", "revoke.pbn", "-o", "boards.csv")
+    assert (r.exit_code, r.output) == (2, "Error: cannot write boards.csv: No space left on device\n")
+    assert not (tmp_path / "boards.csv").exists() and no_temp_files(tmp_path)
+
+
+# --- permissions ------------------------------------------------------------------------------
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_reports_follow_the_umask_and_keep_an_existing_mode(cli, tmp_path):
+    old = os.umask(0o022)
+    try:
+        cli("audit", "revoke.pbn", "-o", "boards.csv", "--findings", "findings.csv")
+        assert stat.S_IMODE((tmp_path / "boards.csv").stat().st_mode) == 0o644
+        assert stat.S_IMODE((tmp_path / "findings.csv").stat().st_mode) == 0o644
+        os.chmod(tmp_path / "boards.csv", 0o640)
+        os.umask(0o077)
+        cli("audit", "revoke.pbn", "-o", "boards.csv", "--findings", "findings.csv")
+        assert stat.S_IMODE((tmp_path / "boards.csv").stat().st_mode) == 0o640
+        assert stat.S_IMODE((tmp_path / "findings.csv").stat().st_mode) == 0o644
+        cli("audit", "revoke.pbn", "-o", "new.csv")
+        assert stat.S_IMODE((tmp_path / "new.csv").stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
+def test_a_device_target_is_written_in_place_not_replaced(cli):
+    r = cli("audit", "revoke.pbn", "-o", "/dev/null")
+    assert r.exit_code == 1
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

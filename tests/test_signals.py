@@ -1,0 +1,167 @@
+"""The command as a real process: signals (exit 130/143, no temp file, workers end quietly), a
+closed stdin, a failing stdout, and a disk that fills up (a small tmpfs, where one can be
+mounted).  Each test starts ``python -m revoke_audit.cli`` and checks its exit code and its
+whole stderr, so a traceback or a warning from any process fails it."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and file descriptors")
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+REVOKE_PBN = (FIXTURES / "cli" / "revoke.pbn").read_bytes()
+CMD = [sys.executable, "-m", "revoke_audit.cli"]
+
+
+def start(args: list[str], cwd: Path) -> subprocess.Popen:
+    """The command in its own process group (as a shell job), stdin a pipe left open."""
+    return subprocess.Popen(CMD + args, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+
+
+def wait_for(condition, what: str, timeout: float = 120) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def temp_files(folder: Path) -> list[Path]:
+    return list(folder.glob(".revoke-audit-*"))
+
+
+def deaf_to_sigint(pid: int) -> list[int]:
+    """Children of ``pid`` that block or ignore SIGINT (the pool's workers from their start,
+    the resource tracker)."""
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    ready = []
+    for kid in kids:
+        try:
+            status = Path(f"/proc/{kid}/status").read_text()
+        except OSError:
+            continue
+        masks = [int(l.split()[1], 16) for l in status.splitlines()
+                 if l.startswith(("SigIgn:", "SigBlk:"))]
+        if any(m & (1 << (signal.SIGINT - 1)) for m in masks):
+            ready.append(int(kid))
+    return ready
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_exits_128_plus_its_number_and_leaves_the_old_reports(tmp_path, sig):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "boards.csv").write_text("old boards\n")
+    p = start(["audit", "-", "-o", "out/boards.csv", "--findings", "out/findings.csv"], tmp_path)
+    p.stdin.write(REVOKE_PBN)
+    p.stdin.flush()  # and no end of file: the run waits for more
+    wait_for(lambda: len(temp_files(out)) == 2, "the reports' temp files")
+    p.send_signal(sig)
+    stdout, stderr = p.communicate(timeout=60)
+    assert p.returncode == 128 + sig
+    assert stderr.decode() == f"revoke-audit: stopped by {sig.name}; no report written\n"
+    assert (out / "boards.csv").read_text() == "old boards\n"
+    assert not (out / "findings.csv").exists() and not temp_files(out)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to see the workers")
+@pytest.mark.parametrize("sig, group", [(signal.SIGTERM, False), (signal.SIGINT, True),
+                                        (signal.SIGTERM, True)])
+def test_workers_end_quietly(tmp_path, sig, group):
+    many = tmp_path / "many"
+    many.mkdir()
+    session = sorted((FIXTURES / "session").iterdir())
+    for i in range(60):
+        for src in session:
+            shutil.copy(src, many / f"{i:03d}-{src.name}")
+    out = tmp_path / "out"
+    out.mkdir()
+    # stdin first: the parent waits on it while the workers audit the folder
+    p = start(["audit", "-", "many", "--jobs", "2", "-o", "out/boards.csv"], tmp_path)
+    wait_for(lambda: temp_files(out) and len(deaf_to_sigint(p.pid)) >= 2, "the workers")
+    if group:  # as Ctrl-C or a service manager does: every process of the job
+        os.killpg(p.pid, sig)
+    else:
+        p.send_signal(sig)
+    stdout, stderr = p.communicate(timeout=120)
+    assert p.returncode == 128 + sig
+    assert stderr.decode() == f"revoke-audit: stopped by {sig.name}; no report written\n"
+    assert not (out / "boards.csv").exists() and not temp_files(out)
+
+
+def test_a_closed_stdin_is_a_one_line_error(tmp_path):
+    done = subprocess.run(CMD + ["audit", "-"], cwd=tmp_path, capture_output=True,
+                          preexec_fn=lambda: os.close(0), timeout=120)
+    assert (done.returncode, done.stdout, done.stderr.decode()) == (
+        2, b"", "Error: cannot read - (standard input): it is closed\n")
+
+
+@pytest.mark.parametrize("args", [[], ["-o", "-"]])
+def test_a_closed_stdout_is_a_one_line_error(tmp_path, args):
+    (tmp_path / "revoke.pbn").write_bytes(REVOKE_PBN)
+    done = subprocess.run(CMD + ["audit", "revoke.pbn", *args], cwd=tmp_path, stderr=subprocess.PIPE,
+                          preexec_fn=lambda: os.close(1), timeout=120)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, "Error: cannot write standard output: it is closed\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("fmt", ["text", "csv", "sarif", "github"])
+def test_a_failing_stdout_is_a_one_line_error(tmp_path, fmt):
+    (tmp_path / "revoke.pbn").write_bytes(REVOKE_PBN)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(CMD + ["audit", "revoke.pbn", "--format", fmt], cwd=tmp_path,
+                              stdout=full, stderr=subprocess.PIPE, timeout=120)
+    summary = ("1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke findings, "
+               "0 defective tricks, 0 record errors, 0 parse problems\n")
+    error = "Error: cannot write standard output: No space left on device\n"
+    assert done.returncode == 2
+    # text: the first finding fails; csv and github stream; sarif is written after the summary
+    assert done.stderr.decode() in (error, summary + error)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 KiB tmpfs (needs root and mount; skipped otherwise)."""
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs: {done.stderr.decode().strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)
+
+
+def test_a_full_disk_leaves_both_old_reports_and_no_temp_file(tmp_path, small_disk):
+    (small_disk / "boards.csv").write_text("old boards\n")
+    (small_disk / "findings.csv").write_text("old findings\n")
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(40):  # about 200 KiB of reports: more than the disk holds
+        shutil.copy(FIXTURES / "session" / "thursday-pairs.pbn", many / f"{i:03d}.pbn")
+    done = subprocess.run(CMD + ["audit", "many", "-q", "-o", str(small_disk / "boards.csv"),
+                                 "--findings", str(small_disk / "findings.csv")],
+                          cwd=tmp_path, capture_output=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines()[-1] in (
+        f"Error: cannot write {small_disk / name}: No space left on device"
+        for name in ("boards.csv", "findings.csv"))
+    assert "Traceback" not in done.stderr.decode()
+    assert (small_disk / "boards.csv").read_text() == "old boards\n"
+    assert (small_disk / "findings.csv").read_text() == "old findings\n"
+    assert not temp_files(small_disk)
