@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 SEATS = "NESW"
+SEAT_NAMES = ("North", "East", "South", "West")
 NORTH, EAST, SOUTH, WEST = range(4)
 SUITS = "SHDC"
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
@@ -217,3 +218,8 @@ def deal_str(hands: tuple[int | None, ...], first: int = NORTH) -> str:
         h = hands[(first + i) % 4]
         parts.append("-" if h is None else hand_str(h))
     return SEATS[first] + ":" + " ".join(parts)
+
+
+def seat_name(seat: int | None) -> str:
+    """``North`` .. ``West``; ``?`` when the seat is unknown."""
+    return SEAT_NAMES[seat] if seat is not None else "?"

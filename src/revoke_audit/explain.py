@@ -10,8 +10,8 @@ import textwrap
 from typing import Iterable
 
 from .audit import BoardAudit, board_row
-from .cards import SEATS, SUITS, card_str, hand_str
-from .findings import seat_name, tricks
+from .cards import SEATS, SUITS, card_str, hand_str, seat_name
+from .findings import tricks
 from .formats import read_boards
 from .record import BoardRecord
 from .replay import CLAIMED, COMPLETE, Trick

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import SEATS
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +27,6 @@ class Finding:
     log_line: int | None = None  # the director's log row it came from (``--table-facts``)
     marked: bool | None = None  # revokes: the record marks the card ^R (the table knew)
 
-    @property
-    def family(self) -> str:
-        return self.code[:2]
 
 
 def role_of(seat: int, declarer: int | None) -> str:
@@ -49,8 +45,6 @@ def tricks(n: int) -> str:
     return f"{n} trick" if n == 1 else f"{n} tricks"
 
 
-def seat_name(seat: int | None) -> str:
-    return {0: "North", 1: "East", 2: "South", 3: "West"}.get(seat, "?") if seat is not None else "?"
 
 
-__all__ = ["Finding", "role_of", "seat_name", "tricks", "SEATS"]
+__all__ = ["Finding", "role_of", "tricks"]

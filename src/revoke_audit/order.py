@@ -7,9 +7,9 @@ Both play every card through ``play_card``, which records a failure to follow su
 """
 from __future__ import annotations
 
-from .cards import SUIT_MASKS, SUITS, card_str, winning_index
+from .cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
 from .facts import DefectFact, Replay, RevokeFact, Trick
-from .findings import role_of, seat_name
+from .findings import role_of
 from .record import Play
 
 def replay_grouped(r: Replay, plays: list[Play]) -> None:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from .auction import parse_contract
 from .coherence import NeighbourDeals, judge
-from .cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str
+from .cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str, seat_name
 from .facts import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
-from .findings import seat_name
 from .order import close_trick, replay_grouped, replay_sequence
 from .record import BoardRecord, Play
 

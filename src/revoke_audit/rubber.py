@@ -9,7 +9,7 @@ Strain index: 0 = spades, 1 = hearts, 2 = diamonds, 3 = clubs, 4 = no trump.
 **1932 International Contract Bridge Code** (Portland Club, Whist Club of New York, Commission
 Francaise; in use from November 1932 to 31 March 1935).  Sources: Time, 25 Mar 1935 ("New
 Contract", comparing the 1935 code with the 1932 one); W. Shackle, Christchurch Press, 30 Mar 1935;
-seed 003 (Dominion, 2 Sep 1933) for the revoke.
+"The Revoke", Dominion (Wellington), 2 Sep 1933, for the revoke.
 
 - Trick score (below the line), per odd trick bid and made: clubs, diamonds 20; hearts, spades
   30; no trump 30 for the odd-numbered and 40 for the even-numbered tricks (30, 40, 30, ...:
@@ -31,10 +31,10 @@ seed 003 (Dominion, 2 Sep 1933) for the revoke.
   making any doubled or redoubled contract" as a 1943 change; any earlier form is unconfirmed).
 - Revoke: tricks are transferred (two, then one per further revoke) and count for the side that
   receives them; there is no point penalty, and the revoking side keeps any contract, game or
-  slam its remaining tricks make (seed 003).  ``tricks`` is declarer's count AFTER transfer.
+  slam its remaining tricks make (Dominion, 2 Sep 1933).  ``tricks`` is declarer's count AFTER transfer.
 
 **Bridge-whist** (Laws of Bridge: Whist Club of New York 1897; club code as printed by
-J. B. Elwell, 1906-1907; seed 000).
+J. B. Elwell, 1906-1907, "The Revoke").
 
 - The maker of trumps (dealer or dummy) is "declarer"; there is no contract.  Whichever side
   wins more than six tricks scores its odd tricks below the line (Elwell 1906: "the trick score
@@ -45,7 +45,7 @@ J. B. Elwell, 1906-1907; seed 000).
   not to this code, and are not modelled.)
 - Slams, scored above the line by either side, "independently of any tricks taken for the
   revoke penalty": grand slam (13 tricks) 40, little slam (12) 20.
-- Revoke (seed 000): three tricks per revoke taken from the revoking side and added to the
+- Revoke (Laws of Bridge 1907, "The Revoke"): three tricks per revoke taken from the revoking side and added to the
   other, in all never more than it holds; the revoking side cannot score game that hand: at
   most 28 toward game; if both sides revoke neither can win game by that hand.
 """
@@ -129,7 +129,7 @@ def _made_1932(level: int, strain: int, doubled: str, vul: bool,
 def score_1932(level: int, strain: int, doubled: str, declarer_vul: bool, tricks: int, *,
                revoke_by_declarer_side: bool = False) -> RubberScore:
     """Score a contract under the 1932 International Code.  ``tricks`` are declarer's tricks
-    after any revoke transfer; transferred tricks count like tricks won (seed 003)."""
+    after any revoke transfer; transferred tricks count like tricks won (Dominion, 2 Sep 1933)."""
     _check_common(strain, tricks)
     if level not in range(1, 8):
         raise ValueError(f"level must be 1-7, not {level!r}")
@@ -207,7 +207,7 @@ def score_bridge_whist(strain: int, doubled: str, tricks_declarer: int, *,
                        defenders_revoked: bool = False) -> RubberScore:
     """Score a bridge-whist hand.  ``tricks_declarer`` are the tricks the trump-maker's side won
     in play; the penalty arguments are the tricks each side receives for the other's revokes
-    (three per revoke, seed 000).  A penalty implies that the other side revoked."""
+    (three per revoke, Laws of Bridge 1907).  A penalty implies that the other side revoked."""
     _check_common(strain, tricks_declarer)
     mult = _multiplier_bw(doubled)
     decl_rev = declarer_side_revoked or penalty_tricks_to_defenders > 0

@@ -39,8 +39,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .cards import SUITS, card_str, parse_card, parse_seat
-from .findings import Finding, seat_name
+from .cards import SUITS, card_str, parse_card, parse_seat, seat_name
+from .findings import Finding
 from .record import BoardRecord
 
 KEY_COLUMNS = ("source", "event", "board", "room")

@@ -1,7 +1,7 @@
 """LIN reader (Bridge Base Online) and a small single-deal LIN writer.
 
 LIN is a flat run of ``key|value|`` pairs with no escapes; newlines mean nothing except that they
-may fall inside a value.  Three shapes occur in real files (see FORMATS.md):
+may fall inside a value.  Three shapes occur in real files (LIN has no published specification):
 
 * single-deal files (BBO "myhands", tournament hand records): ``pn|S,W,N,E|st||md|...|rh||ah|
   Board n|sv|o|mb|..|pc|..|mc|n|`` - possibly several deals, one per line, each starting ``pn|``;

@@ -11,7 +11,8 @@ import re
 from typing import TYPE_CHECKING
 
 from ..auction import normalise_call
-from ..cards import EAST, FULL_DECK, NORTH, RANKS, SOUTH, SUITS, WEST, holding_str, make_card
+from ..cards import (EAST, FULL_DECK, NORTH, RANKS, SEATS, SOUTH, SUITS, WEST, holding_str,
+                     make_card)
 
 if TYPE_CHECKING:
     from .lin_board import Board
@@ -137,7 +138,7 @@ def _check_deal(b: Board, hands: list[int | None], known: list[tuple[int, int]],
         b.diag("PS204", f"md: {holding_str(dup)} in two hands", line)
     over = [s for s, c in counts.items() if c > 13]
     if over:
-        b.diag("PS204", "md: " + ", ".join(f"{'NESW'[s]} has {counts[s]} cards" for s in over),
+        b.diag("PS204", "md: " + ", ".join(f"{SEATS[s]} has {counts[s]} cards" for s in over),
                line)
     if len(known) == 3 and not dup and all(c == 13 for c in counts.values()):
         missing = next(s for s in range(4) if hands[s] is None)
@@ -145,10 +146,10 @@ def _check_deal(b: Board, hands: list[int | None], known: list[tuple[int, int]],
     elif len(known) == 4:
         if not dup and not over and seen != FULL_DECK:
             b.diag("PS205", "md: incomplete deal (" + ", ".join(
-                f"{'NESW'[s]} {counts[s]}" for s in range(4)) + " cards); recorded as given", line)
+                f"{SEATS[s]} {counts[s]}" for s in range(4)) + " cards); recorded as given", line)
     elif not dup and not over:
         b.diag("PS205", "md: incomplete deal (" + ", ".join(
-            f"{'NESW'[s]} {counts[s]}" for s in counts) + " cards; "
+            f"{SEATS[s]} {counts[s]}" for s in counts) + " cards; "
             f"{4 - len(known)} hand(s) not given); recorded as given", line)
     return dup
 

@@ -10,7 +10,7 @@ tokens), ``pbn_games`` (grouping into games, repeated tags, limits, inheritance)
 ``pbn_build`` (a game's tags -> ``BoardRecord``), ``pbn_sections`` (Auction and Play tokens)
 and ``pbn_write`` (``format_pbn``, re-exported here).
 
-What real files do, and what the reader does about it (see /work/shared/FORMATS.md):
+What real files do, and what the reader does about it (the PBN standard 2.1, and what real files do beyond it):
 
 * comments ``;`` to end of line and ``{...}`` across lines.  Braces do not nest (standard);
   a ``{`` inside a comment is text and a stray ``}`` outside one is ignored (PS101).  A

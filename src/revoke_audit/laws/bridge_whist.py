@@ -3,14 +3,14 @@ revokes and defective tricks.  What differs from the 1932 Code it reuses:
 
 - Penalty: three tricks per revoke, "taken from the revoking player and added to those of the
   adversaries" - from any of his side's tricks, including those won before the revoke.  Several
-  revokes add up, but the side can lose no more than it holds (seed 000: "in no event exceed
+  revokes add up, but the side can lose no more than it holds (Laws of Bridge 1907, "The Revoke": "in no event exceed
   thirteen tricks"; decided: capped by the tricks the revoking side won, so each trick moves once).
 - Established when the trick is turned and quitted, or the offender or his partner leads or
-  plays to the next trick (seed 000).  A record shows the trick quitted once any card of the
+  plays to the next trick (Laws of Bridge 1907, "The Revoke").  A record shows the trick quitted once any card of the
   next trick is played (by anyone), or the play ends in a claim.
 - Dummy cannot revoke: "Dummy is not liable to the penalty for a revoke" (Elwell 1907).
 - No 12th-trick rule: a revoke on trick 12 is established like any other.
-- Claimed after the cut for the next deal: too late (seed 000), so ``--discovered after-round``
+- Claimed after the cut for the next deal: too late (Laws of Bridge 1907, "The Revoke"), so ``--discovered after-round``
   gives no penalty.
 - Omitted card (Elwell 1907): the adversaries may claim a new deal; if the deal stands, the
   surplus card is taken as played to the imperfect trick "but does not constitute a revoke
@@ -75,7 +75,7 @@ class BridgeWhist(Laws1932):
         return notes
 
     def established(self, rp: Replay, fact: RevokeFact) -> bool:
-        """Turned and quitted: any card of the next trick, or a claim, shows it (seed 000)."""
+        """Turned and quitted: any card of the next trick, or a claim, shows it (Laws of Bridge 1907, "The Revoke")."""
         if rp.claim is not None:
             return True
         return fact.trick < len(rp.tricks) and bool(rp.tricks[fact.trick].plays)

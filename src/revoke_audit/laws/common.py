@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import SUIT_MASKS, SUITS, card_str, cards_in, holding_str, winning_index
-from ..findings import Finding, role_of, seat_name
+from ..cards import SUIT_MASKS, SUITS, card_str, cards_in, holding_str, winning_index, seat_name
+from ..findings import Finding, role_of
 from ..replay import COMPLETE, CLAIMED, DefectFact, Replay, RevokeFact, Trick
 
 TABLE, AFTER_ROUND = "table", "after-round"

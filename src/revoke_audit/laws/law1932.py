@@ -1,6 +1,6 @@
 """The International Contract Bridge Code of 1932 (rubber bridge): revokes and defective tricks.
 
-Sources: seed 003 (Dominion, 2 Sep 1933, "The Revoke", a commentary on the 1932 code); Time,
+Sources: "The Revoke", Dominion (Wellington), 2 Sep 1933, a commentary on the 1932 code; Time,
 1 Mar 1943 (the 1943 change: "the penalty is still two tricks", no extra penalty any more for a
 second revoke by the same player in the same suit).  The code's own text could not be found,
 so its law numbers are not cited: the ``law`` column names the rule ("1932 penalty", ...).
@@ -8,17 +8,17 @@ so its law numbers are not cited: the ``law`` column names the rule ("1932 penal
 - Penalty: two tricks for a side's first established revoke, one more for each later one of
   that side, taken from the tricks that side won at or after its first revoke; never a trick
   won before it, nor one it received by transfer.  Nothing is left to take: no penalty.  A
-  later revoke may take a trick won between the first revoke and itself (seed 003: only tricks
+  later revoke may take a trick won between the first revoke and itself (Dominion, 2 Sep 1933: only tricks
   "won prior to the first revoke" are protected).
 - Dummy cannot revoke: dummy's failure to follow is no revoke and carries no penalty.
 - A revoke on the 12th trick is never established: no penalty, the trick is replayed with the
   correct card.  Decided: the non-offenders who played after him may change their cards, as on
-  any correction before establishment (the code's predecessors, seed 000, let "any player who
+  any correction before establishment (the code's predecessors, the Laws of Bridge 1907 ("The Revoke"), let "any player who
   followed" withdraw his card); the offender's partner keeps his.
 - A claim after the cut for the next hand or once the rubber score is agreed is too late: with
   ``--discovered after-round`` no penalty (there is no "round" in rubber bridge).
 - No equity provision: nothing is referred to a Director.
-- Card-count errors (decided; seed 003 on the missing card): a card of a player's found
+- Card-count errors (decided; Dominion, 2 Sep 1933, on the missing card): a card of a player's found
   elsewhere (an extra card he played) is deemed held by him throughout, so his failures to
   follow in its suit are revokes (the replay already counts it as held) and the extra card
   itself carries no penalty.  A card he failed to play (omitted) is placed in the defective
