@@ -16,6 +16,7 @@ from .facts import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, Revoke
                     Trick)
 from .findings import seat_name
 from .order import close_trick, replay_grouped, replay_sequence
+from .order_fast import replay_plain
 from .record import BoardRecord, Play
 
 __all__ = ["replay", "Replay", "Trick", "RevokeFact", "DefectFact", "COMPLETE", "CLAIMED",
@@ -33,7 +34,9 @@ def replay(record: BoardRecord, neighbours: NeighbourDeals | None = None) -> Rep
         r.play_status = _status_without_replay(record)
         return r
     plays = _trim_unknown_tail(record.play)
-    if plays and all(p.trick is not None for p in plays):
+    if replay_plain(r, plays):
+        pass  # a plain play: every card from the player on turn, in time order
+    elif plays and all(p.trick is not None for p in plays):
         replay_grouped(r, plays)
     else:
         replay_sequence(r, plays)
