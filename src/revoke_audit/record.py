@@ -31,7 +31,9 @@ class Play(NamedTuple):
     writes ``-`` (unknown / not played).  ``marks``: ``"R"`` for ``^R`` (marked as a revoke),
     ``"L"`` for ``^L`` (led out of turn).  ``trick``: 1-based trick of the source's layout (a PBN
     play line) or None where the source has no trick boundaries (LIN).  A named tuple: change
-    a field with ``play._replace(marks=...)``."""
+    a field with ``play._replace(marks=...)``; the readers' loops make one per card with
+    ``tuple.__new__(Play, (seat, card, marks, line, trick))``, which skips ``Play.__new__``'s
+    Python-level call (all five fields, in this order)."""
 
     seat: int | None
     card: int | None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from . import pbn_lookup
@@ -25,10 +26,15 @@ if TYPE_CHECKING:
     from .pbn_games import Games
     from .pbn_lexer import Lexer
 
-_TAG_LINE = re.compile(r'\[([A-Za-z_]\w*) ?"([^"\\]*)"\]\s*$')  # the lexer's lone simple tag
-_DATA_LINE = re.compile(r'[^\[{;}]*$')  # no tag, comment or stray brace on the line
+# A line that is one tag as the lexer's simple-tag pattern reads it, or data: not a directive
+# (``%``), not blank, and no tag, comment or stray brace on it.
+_LINE = re.compile(r'^(?:\[([A-Za-z_]\w*) ?"([^"\\\n]*)"\][^\S\n]*'
+                   r'|(?!%)(?=[^\n]*\S)([^\[{;}\n]+))$', re.MULTILINE)
 # codecs whose text for a block is the join of its lines' texts (no state across lines)
 _STATELESS = {"utf-8", "iso8859-1", "latin-1", "cp1252", "ascii"}
+_SECTIONS = {name: _section_of(name) for name in (  # the usual tags' sections, looked up
+    "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
+    "Deal", "Scoring", "Declarer", "Contract", "Result", "Auction", "Play", "Room", "Note")}
 
 
 # --- a block of lines -> a game ------------------------------------------------------------------
@@ -43,7 +49,7 @@ def read_block(lexer: Lexer, games: Games, lines: list[bytes], first: int) -> bo
     text = _decode(b"\n".join(lines), lexer.charset)
     if text is None or nbytes > MAX_GAME_BYTES:
         return False
-    g = _game(text.split("\n"), first)
+    g = _game(text, first)
     if g is None:
         return False
     g.nlines, g.nbytes = len(lines), nbytes
@@ -62,31 +68,27 @@ def _decode(data: bytes, charset: str | None) -> str | None:
         return None
 
 
-def _game(lines: list[str], lineno: int) -> Game | None:
+def _game(text: str, lineno: int) -> Game | None:
     """Tags, one per line, and the data lines of their sections; None if anything else."""
+    found = _LINE.findall(text)
+    if len(found) != text.count("\n") + 1:
+        return None  # a line that is neither a plain tag nor plain data
     g = Game(lineno)
     tags, tag_lines = g.tags, g.tag_lines
     section = None
-    tag_line, data_line = _TAG_LINE.match, _DATA_LINE.match
-    for line in lines:
-        if line[:1] == "[":
-            m = tag_line(line)
-            if m is None:
-                return None
-            name, value = m.groups()
+    for name, value, data in found:
+        if name:
             if name in tags:
                 return None  # a repeated tag: the lenient reader's rules
             if not tags:
                 g.line = lineno
             tags[name] = value
             tag_lines[name] = lineno
-            section = _section_of(name)
-        elif line[:1] == "%" or not data_line(line) or not line.strip():
-            return None
+            section = _SECTIONS[name] if name in _SECTIONS else _section_of(name)
         elif section == "play":
-            g.play.extend([(t, lineno) for t in line.split()])
+            g.play.extend(zip(data.split(), repeat(lineno)))
         elif section == "auction":
-            g.auction.extend([(t, lineno) for t in line.split()])
+            g.auction.extend(zip(data.split(), repeat(lineno)))
         elif section != "skip":
             return None  # stray text
         lineno += 1

@@ -80,29 +80,27 @@ def fast_play(tokens: list[tuple[str, int]], leader0: int | None,
     seat are known; else None."""
     if leader0 is None or trump is False or not ENABLED:
         return None
-    cards: list[int] = []
-    lines: list[int] = []
+    if not tokens:
+        return (), False
+    toks, lines = zip(*tokens)
+    cards = list(map(_CARDS.get, toks))
     stopped = False
-    for tok, line in tokens:
-        c = _CARDS.get(tok)
-        if c is None:
-            if tok != "*":
-                return None
-            stopped = True
-            break
-        cards.append(c)
-        lines.append(line)
+    if None in cards:
+        end = cards.index(None)
+        if toks[end] != "*":
+            return None
+        cards, stopped = cards[:end], True
     if len(cards) > 52:
         return None
     return _time_order(cards, lines, leader0, trump), stopped
 
 
-def _time_order(cards: list[int], lines: list[int], leader0: int,
+def _time_order(cards: list[int], lines: tuple[int, ...], leader0: int,
                 trump: int | None) -> tuple[Play, ...]:
     """Seat columns -> time order, each trick led by the winner of the one before (Law 44:
     the highest card of the suit led, or of the trump suit when one was played)."""
     out: list[Play] = []
-    add = out.append
+    add, new = out.append, tuple.__new__  # Play(...) without its Python-level __new__
     n = len(cards)
     seat_of = _ROTATIONS[leader0]  # column -> seat
     start = 0  # the column of the trick's leader
@@ -113,7 +111,7 @@ def _time_order(cards: list[int], lines: list[int], leader0: int,
         for col in _ROTATIONS[start]:
             k = base + col
             c = cards[k]
-            add(Play(seat_of[col], c, (), lines[k], trick))
+            add(new(Play, (seat_of[col], c, (), lines[k], trick)))
             if c // 13 == best // 13:
                 if c > best:
                     win, best = col, c
@@ -124,5 +122,6 @@ def _time_order(cards: list[int], lines: list[int], leader0: int,
         base = n - n % 4
         for col in _ROTATIONS[start]:
             if col < n - base:
-                add(Play(seat_of[col], cards[base + col], (), lines[base + col], base // 4 + 1))
+                add(new(Play, (seat_of[col], cards[base + col], (), lines[base + col],
+                               base // 4 + 1)))
     return tuple(out)
