@@ -48,9 +48,8 @@ def _play(plays: list[Play], hands: list[int], seat: int, trump: int | None, gro
     number, turn = 1, 0
     leader = win = best = led = 0
     cards: list[tuple[int, int, int]] = []
-    for p in plays:
-        c = p.card
-        if c is None or p.marks or (grouped and (p.trick != number or p.seat != seat)):
+    for p_seat, c, marks, line, trick in plays:
+        if c is None or marks or (grouped and (trick != number or p_seat != seat)):
             return None
         bit = 1 << c
         held = hands[seat]
@@ -58,14 +57,14 @@ def _play(plays: list[Play], hands: list[int], seat: int, trump: int | None, gro
             return None
         if turn == 0:
             hands_at.append(tuple(hands))
-            cards = [(seat, c, p.line)]
+            cards = [(seat, c, line)]
             leader = win = seat
             best, led = c, c // 13
         else:
-            cards.append((seat, c, p.line))
+            cards.append((seat, c, line))
             suit = c // 13
             if suit != led and held & SUIT_MASKS[led]:
-                revokes.append(RevokeFact(number, seat, c, led, held & SUIT_MASKS[led], p.line,
+                revokes.append(RevokeFact(number, seat, c, led, held & SUIT_MASKS[led], line,
                                           False))
             if suit == best // 13:
                 if c > best:

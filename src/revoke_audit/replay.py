@@ -185,6 +185,8 @@ def _suspicious_leads(r: Replay) -> None:
 
 def _omitted_facts(r: Replay) -> None:
     """Defect facts for omitted cards, with what the offender holds when it is rectified."""
+    if not any(t.omitted for t in r.tricks):
+        return
     final = _hands_after(r)
     for t in r.tricks:
         for seat in t.omitted:
