@@ -16,7 +16,8 @@ On each file it times, as whole processes with start-up included:
 and prints boards per second, the ratio to endplay, and each process's peak RSS (``wait4``:
 the largest process of the tree).  Then ``--equity``'s cost in ms per revoke, measured in this
 process on the boards that have a revoke (audit with minus audit without the solver).
-``--large`` is the 200,000-board mode for the ``--jobs`` and memory targets; ``--stdout-format``
+``--large`` is the 200,000-board mode for the ``--jobs`` and memory targets (without endplay,
+whose parsers hold the whole file: gigabytes at that size); ``--stdout-format``
 adds a single-process run per ``--format`` for its peak RSS; ``--folder`` times ``--jobs 1``
 against ``--jobs 2`` on a folder of real files (e.g. a vugraph archive slice).
 """
@@ -154,13 +155,17 @@ def audit_argv(path: str, folder: str, jobs: int, *extra: str) -> list[str]:
 
 # --- equity ------------------------------------------------------------------------------------
 
-def equity_ms_per_revoke(path: str) -> tuple[int, float]:
-    """(revokes, ms per revoke) that ``--equity`` adds, on the boards of ``path`` with a revoke."""
+def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
+    """(revokes, ms per revoke, s to load the solver once) that ``--equity`` adds, on the boards
+    of ``path`` with a revoke: audits with minus audits without the solver, after loading it."""
     from revoke_audit.audit import audit_board, audit_records
     from revoke_audit.formats import read_boards
 
     with_revokes = [a.record for a in audit_records(read_boards([path])) if a.replay.revokes]
     revokes = sum(len(audit_board(r).replay.revokes) for r in with_revokes)
+    t0 = time.perf_counter()
+    import revoke_audit.equity  # noqa: F401 - endplay's solver, loaded once per process
+    load = time.perf_counter() - t0
     t0 = time.perf_counter()
     for r in with_revokes:
         audit_board(r)
@@ -168,7 +173,7 @@ def equity_ms_per_revoke(path: str) -> tuple[int, float]:
     for r in with_revokes:
         audit_board(r, equity=True)
     t2 = time.perf_counter()
-    return revokes, ((t2 - t1) - (t1 - t0)) * 1000 / max(revokes, 1)
+    return revokes, ((t2 - t1) - (t1 - t0)) * 1000 / max(revokes, 1), load
 
 
 # --- the report --------------------------------------------------------------------------------
@@ -186,8 +191,11 @@ def main() -> None:
                     help="also run one single-process audit with this --format (peak RSS)")
     ap.add_argument("--folder", help="also time --jobs 1 and --jobs 2 on this folder")
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
+    ap.add_argument("--no-endplay", action="store_true",
+                    help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
     args = ap.parse_args()
     boards = 200_000 if args.large else args.boards
+    args.no_endplay = args.no_endplay or args.large
     tmp = tempfile.mkdtemp(prefix="revoke-audit-bench-")
     try:
         paths = write_files(tmp, boards, args.seed)
@@ -198,8 +206,9 @@ def main() -> None:
         for fmt in args.formats:
             _bench_format(fmt, paths[fmt], tmp, boards, args)
         if not args.no_equity and "pbn" in args.formats:
-            revokes, ms = equity_ms_per_revoke(paths["pbn"])
-            print(f"--equity: {ms:.2f} ms per revoke ({revokes} revokes)")
+            revokes, ms, load = equity_ms_per_revoke(paths["pbn"])
+            print(f"--equity: {ms:.2f} ms per revoke ({revokes} revokes), and {load:.2f} s once "
+                  "per process to load endplay's solver")
         if args.folder:
             _bench_folder(args.folder, tmp, args.repeat)
     finally:
@@ -212,8 +221,10 @@ def _line(label: str, boards: int, r: Run, base: Run | None) -> None:
 
 
 def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
-    base = best([sys.executable, "-c", ENDPLAY[fmt], path], args.repeat)
-    _line(f"{fmt.upper()} endplay parse only", boards, base, None)
+    base = None
+    if not args.no_endplay:
+        base = best([sys.executable, "-c", ENDPLAY[fmt], path], args.repeat)
+        _line(f"{fmt.upper()} endplay parse only", boards, base, None)
     for jobs in (1, 2):
         r = best(audit_argv(path, tmp, jobs), args.repeat)
         _line(f"{fmt.upper()} audit --jobs {jobs}", boards, r, base)
