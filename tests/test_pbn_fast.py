@@ -72,7 +72,18 @@ def plain_game(rnd: random.Random, number: int) -> str:
         " ".join(calls), f'[Play "{SEATS[first]}"]', *lines]) + "\n"
 
 
-# what makes a game not plain, one at a time (each must fall back and read the same)
+def unknown_card(text: str, k: int = 17) -> str:
+    """The play with its k-th card (or the last) written ``-``: the winners after it are
+    unknown."""
+    head, _, play = text.partition('[Play "')
+    tokens = play.split(" ")
+    k = min(k, len(tokens) - 2)
+    if k > 0 and len(tokens[k]) == 2:
+        tokens[k] = "-"
+    return head + '[Play "' + " ".join(tokens)
+
+
+# what makes a game not plain, one at a time (each must read the same both ways)
 MUTATIONS = [
     lambda t: t.replace("[Event", "{a comment}\n[Event", 1),
     lambda t: t.replace('[Board "', '[Board "#', 1) if "#" not in t else t,
@@ -103,6 +114,9 @@ MUTATIONS = [
     lambda t: t.replace("T", "10", 2),
     lambda t: t.replace("[Deal", '[Deal "N:- - - -"]\n[X', 1),
     lambda t: t.replace("\n[Play", '\n[Note "1:x"]\n[Play', 1),
+    unknown_card,
+    lambda t: unknown_card(t, 2),
+    lambda t: unknown_card(unknown_card(t, 30), 5),
 ]
 
 

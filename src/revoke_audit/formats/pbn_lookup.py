@@ -76,8 +76,8 @@ def _holding(text: str) -> int | None:
 def fast_play(tokens: list[tuple[str, int]], leader0: int | None,
               trump: int | None | bool) -> tuple[tuple[Play, ...], bool] | None:
     """Play tokens -> (plays in time order, stopped by ``*``) when every token up to an
-    optional ``*`` is a card written ``SA``, there are at most 52 and the trump and first
-    seat are known; else None."""
+    optional ``*`` is a card written ``SA`` or ``-`` (unknown), there are at most 52 and the
+    trump and first seat are known; else None."""
     if leader0 is None or trump is False or not ENABLED:
         return None
     if not tokens:
@@ -86,26 +86,36 @@ def fast_play(tokens: list[tuple[str, int]], leader0: int | None,
     cards = list(map(_CARDS.get, toks))
     stopped = False
     if None in cards:
-        end = cards.index(None)
-        if toks[end] != "*":
-            return None
-        cards, stopped = cards[:end], True
+        for i, c in enumerate(cards):
+            if c is None and toks[i] != "-":
+                if toks[i] != "*":
+                    return None
+                cards, stopped = cards[:i], True
+                break
     if len(cards) > 52:
         return None
     return _time_order(cards, lines, leader0, trump), stopped
 
 
-def _time_order(cards: list[int], lines: tuple[int, ...], leader0: int,
+def _time_order(cards: list[int | None], lines: tuple[int, ...], leader0: int,
                 trump: int | None) -> tuple[Play, ...]:
     """Seat columns -> time order, each trick led by the winner of the one before (Law 44:
-    the highest card of the suit led, or of the trump suit when one was played)."""
+    the highest card of the suit led, or of the trump suit when one was played).  After a
+    trick with an unknown card the winner is unknown: later tricks keep column order."""
     out: list[Play] = []
     add, new = out.append, tuple.__new__  # Play(...) without its Python-level __new__
     n = len(cards)
     seat_of = _ROTATIONS[leader0]  # column -> seat
     start = 0  # the column of the trick's leader
-    for base in range(0, n - n % 4, 4):
+    for base in range(0, n, 4):
+        width = min(4, n - base)
         trick = base // 4 + 1
+        if width < 4 or None in cards[base:base + 4]:
+            for col in _ROTATIONS[start]:  # leader first, the columns the trick has
+                if col < width:
+                    add(new(Play, (seat_of[col], cards[base + col], (), lines[base + col], trick)))
+            _column_order(cards, lines, base + 4, seat_of, add)
+            break
         win = start
         best = cards[base + start]
         for col in _ROTATIONS[start]:
@@ -118,10 +128,12 @@ def _time_order(cards: list[int], lines: tuple[int, ...], leader0: int,
             elif c // 13 == trump:
                 win, best = col, c
         start = win
-    if n % 4:  # the last trick stops after some cards: the columns it has, leader first
-        base = n - n % 4
-        for col in _ROTATIONS[start]:
-            if col < n - base:
-                add(new(Play, (seat_of[col], cards[base + col], (), lines[base + col],
-                               base // 4 + 1)))
     return tuple(out)
+
+
+def _column_order(cards: list[int | None], lines: tuple[int, ...], first: int,
+                  seat_of: tuple[int, ...], add) -> None:
+    """The cards from index ``first`` on, in column order (no leader known)."""
+    new = tuple.__new__
+    for k in range(first, len(cards)):
+        add(new(Play, (seat_of[k % 4], cards[k], (), lines[k], k // 4 + 1)))
