@@ -1,40 +1,80 @@
 #!/usr/bin/env python3
-"""Throughput of the audit (read -> replay -> rule -> row) against endplay's PBN parser, on the
-same generated file, in one run.
+"""Throughput of the whole audit against endplay's parsers, PBN and LIN, in one run.
 
-    .venv/bin/python scripts/bench.py [--boards 20000] [--seed 1]
+    .venv/bin/python scripts/bench.py [--boards 20000] [--repeat 3] [--large]
+                                      [--stdout-format json ...] [--folder PATH]
 
-The file holds random deals with random legal 13-trick plays (one board in fifty has a revoke
-forced into it, so the law path runs too), written in PBN import format with seat columns.
+One generated set of boards (random deals, short realistic auctions, random legal 13-trick
+plays, one board in fifty with a revoke forced into it so the law path runs too) is written
+twice, as PBN (export layout: tags, Auction, Play in seat columns) and as single-deal LIN lines.
+On each file it times, as whole processes with start-up included:
+
+* endplay's parse only: ``endplay.parsers.pbn.load`` / ``endplay.parsers.lin.loads``;
+* our whole audit: ``revoke-audit audit FILE -o boards.csv --findings findings.csv`` with
+  ``--jobs 1`` and ``--jobs 2``;
+
+and prints boards per second, the ratio to endplay, and each process's peak RSS (``wait4``:
+the largest process of the tree).  Then ``--equity``'s cost in ms per revoke, measured in this
+process on the boards that have a revoke (audit with minus audit without the solver).
+``--large`` is the 200,000-board mode for the ``--jobs`` and memory targets (without endplay,
+whose parsers hold the whole file: gigabytes at that size); ``--stdout-format``
+adds a single-process run per ``--format`` for its peak RSS; ``--folder`` times ``--jobs 1``
+against ``--jobs 2`` on a folder of real files (e.g. a vugraph archive slice).
 """
 from __future__ import annotations
 
 import argparse
-import io
+import os
 import random
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
-from revoke_audit.audit import audit_board, board_row
-from revoke_audit.cards import SEATS, SUIT_MASKS, STRAINS, card_str, cards_in, deal_str, trick_winner
-from revoke_audit.formats import read_boards
+from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner
+from revoke_audit.formats.lin_write import format_lin
+from revoke_audit.formats.pbn_write import format_pbn
+from revoke_audit.record import BoardRecord, Play
+
+STRAIN_NAMES = ("S", "H", "D", "C", "NT")
+VULS = ("None", "NS", "EW", "All")
+NAMES = ("anna", "bert", "carl", "dora", "emil", "fay", "gus", "hal", "ida", "jon")
 
 
-def random_board(rnd: random.Random, number: int) -> str:
+# --- the generated boards ----------------------------------------------------------------------
+
+def random_record(rnd: random.Random, number: int) -> BoardRecord:
+    """One board: a random deal, an auction in which declarer alone bids, a random legal play
+    (board ``number`` divisible by 50 gets one revoke in tricks 2..10 when it can)."""
     deck = list(range(52))
     rnd.shuffle(deck)
-    hands = [sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4)]
+    hands = tuple(sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4))
     dealer, declarer = rnd.randrange(4), rnd.randrange(4)
     strain = rnd.randrange(5)
-    trump = None if strain == 4 else strain
-    contract = f"{rnd.randint(1, 7)}{STRAINS[strain]}"
-    deal = deal_str(tuple(hands))
-    leader = first = (declarer + 1) % 4
+    contract = f"{rnd.randint(1, 7)}{STRAIN_NAMES[strain]}"
+    auction = ("P",) * ((declarer - dealer) % 4) + (contract, "P", "P", "P")
+    revoke_at = rnd.randrange(1, 10) if number % 50 == 0 else -1
+    play, won = _random_play(rnd, hands, declarer, None if strain == 4 else strain, revoke_at)
+    return BoardRecord(
+        source="bench", line=0, game=number, format="pbn", event="bench", site="nowhere",
+        date="2024.01.01", board=str(number), dealer=dealer, vul=rnd.choice(VULS),
+        names=tuple(rnd.choice(NAMES) for _ in range(4)), hands=hands, auction=auction,
+        contract_stated=contract, declarer_stated=declarer, play_leader=(declarer + 1) % 4,
+        play=play, result_stated=won)
+
+
+def _random_play(rnd: random.Random, hands: tuple[int, ...], declarer: int, trump: int | None,
+                 revoke_at: int) -> tuple[tuple[Play, ...], int]:
+    """Thirteen tricks of legal cards (one revoke at trick ``revoke_at + 1``, second hand, when
+    that player can revoke); returns the plays in time order and declarer's tricks."""
     left = list(hands)
-    revoke_at = rnd.randrange(1, 11) if number % 50 == 0 else -1
-    lines = []
+    leader = (declarer + 1) % 4
+    plays: list[Play] = []
+    won = 0
     for t in range(13):
-        cards = []
+        cards: list[int] = []
         for i in range(4):
             seat = (leader + i) % 4
             legal = left[seat]
@@ -45,45 +85,162 @@ def random_board(rnd: random.Random, number: int) -> str:
             card = rnd.choice(list(cards_in(legal)))
             left[seat] &= ~(1 << card)
             cards.append(card)
-        by_seat = {(leader + i) % 4: c for i, c in enumerate(cards)}
-        lines.append(" ".join(card_str(by_seat[(first + i) % 4]) for i in range(4)))
+            plays.append(Play(seat, card, (), 0, t + 1))
         leader = trick_winner(leader, cards, trump)
-    return (f'[Event "bench"]\n[Board "{number}"]\n[Dealer "{SEATS[dealer]}"]\n'
-            f'[Vulnerable "None"]\n[Deal "{deal}"]\n[Declarer "{SEATS[declarer]}"]\n'
-            f'[Contract "{contract}"]\n[Play "{SEATS[first]}"]\n' + "\n".join(lines) + "\n")
+        won += leader % 2 == declarer % 2
+    return tuple(plays), won
 
+
+def write_files(folder: str, boards: int, seed: int) -> dict[str, str]:
+    """The same boards as ``bench.pbn`` and ``bench.lin`` in ``folder``; returns the paths."""
+    rnd = random.Random(seed)
+    paths = {"pbn": os.path.join(folder, "bench.pbn"), "lin": os.path.join(folder, "bench.lin")}
+    with open(paths["pbn"], "w") as pbn, open(paths["lin"], "w") as lin:
+        pbn.write("% PBN 2.1\n% EXPORT\n\n")
+        for n in range(1, boards + 1):
+            record = random_record(rnd, n)
+            pbn.write(format_pbn(record) + "\n")
+            lin.write(format_lin(record))
+    return paths
+
+
+# --- whole processes ---------------------------------------------------------------------------
+
+@dataclass
+class Run:
+    seconds: float
+    rss_mb: float  # peak resident set of the largest process of the tree
+
+
+def run(argv: list[str], stdout: str = os.devnull) -> Run:
+    """Run ``argv`` to its end; wall time and peak RSS (from ``wait4``, this child's tree).
+    Exit codes 0 and 1 (findings) are fine; anything else stops the bench."""
+    with open(stdout, "w") as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if proc.returncode not in (0, 1):
+        sys.exit(f"bench: {' '.join(argv)} failed ({proc.returncode}): {err.strip()[-500:]}")
+    return Run(seconds, usage.ru_maxrss / 1024)
+
+
+def best(argv: list[str], repeat: int, stdout: str = os.devnull) -> Run:
+    """The fastest of ``repeat`` runs (and the largest peak RSS seen)."""
+    runs = [run(argv, stdout) for _ in range(repeat)]
+    return Run(min(r.seconds for r in runs), max(r.rss_mb for r in runs))
+
+
+ENDPLAY = {
+    "pbn": "import sys\nfrom endplay.parsers import pbn\n"
+           "with open(sys.argv[1]) as f: print(len(pbn.load(f)))",
+    "lin": "import sys\nfrom endplay.parsers import lin\n"
+           "with open(sys.argv[1]) as f: print(len(lin.loads(f.read())))",
+}
+
+
+def audit_command() -> list[str]:
+    """The installed ``revoke-audit`` beside this Python, else ``python -m revoke_audit.cli``."""
+    script = os.path.join(os.path.dirname(sys.executable), "revoke-audit")
+    return [script] if os.path.exists(script) else [sys.executable, "-m", "revoke_audit.cli"]
+
+
+def audit_argv(path: str, folder: str, jobs: int, *extra: str) -> list[str]:
+    return audit_command() + ["audit", path, "-o", os.path.join(folder, "boards.csv"),
+                              "--findings", os.path.join(folder, "findings.csv"),
+                              "--jobs", str(jobs), "-q", *extra]
+
+
+# --- equity ------------------------------------------------------------------------------------
+
+def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
+    """(revokes, ms per revoke, s to load the solver once) that ``--equity`` adds, on the boards
+    of ``path`` with a revoke: audits with minus audits without the solver, after loading it."""
+    from revoke_audit.audit import audit_board, audit_records
+    from revoke_audit.formats import read_boards
+
+    with_revokes = [a.record for a in audit_records(read_boards([path])) if a.replay.revokes]
+    revokes = sum(len(audit_board(r).replay.revokes) for r in with_revokes)
+    t0 = time.perf_counter()
+    import revoke_audit.equity  # noqa: F401 - endplay's solver, loaded once per process
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for r in with_revokes:
+        audit_board(r)
+    t1 = time.perf_counter()
+    for r in with_revokes:
+        audit_board(r, equity=True)
+    t2 = time.perf_counter()
+    return revokes, ((t2 - t1) - (t1 - t0)) * 1000 / max(revokes, 1), load
+
+
+# --- the report --------------------------------------------------------------------------------
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--boards", type=int, default=20000)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--boards", type=int, default=20000, help="boards per file (default 20000)")
+    ap.add_argument("--large", action="store_true",
+                    help="200,000 boards: the --jobs and memory targets")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each process; the best counts")
+    ap.add_argument("--formats", nargs="+", choices=("pbn", "lin"), default=["pbn", "lin"])
+    ap.add_argument("--stdout-format", action="append", default=[],
+                    choices=("text", "csv", "json", "jsonl", "github", "sarif"),
+                    help="also run one single-process audit with this --format (peak RSS)")
+    ap.add_argument("--folder", help="also time --jobs 1 and --jobs 2 on this folder")
+    ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
+    ap.add_argument("--no-endplay", action="store_true",
+                    help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
     args = ap.parse_args()
-    rnd = random.Random(args.seed)
-    text = "\n".join(random_board(rnd, n + 1) for n in range(args.boards))
-    with tempfile.NamedTemporaryFile("w", suffix=".pbn", delete=False) as fh:
-        fh.write(text)
-        path = fh.name
-    print(f"{args.boards} boards, {len(text) / 1e6:.1f} MB of PBN")
+    boards = 200_000 if args.large else args.boards
+    args.no_endplay = args.no_endplay or args.large
+    tmp = tempfile.mkdtemp(prefix="revoke-audit-bench-")
+    try:
+        paths = write_files(tmp, boards, args.seed)
+        sizes = ", ".join(f"{k.upper()} {os.path.getsize(paths[k]) / 1e6:.1f} MB" for k in args.formats)
+        print(f"{boards} boards ({sizes}); best of {args.repeat}; Python "
+              f"{sys.version.split()[0]}, {os.cpu_count()} cores")
+        print(f"{'':28}{'boards/s':>10}{'x endplay':>11}{'seconds':>9}{'peak RSS':>10}")
+        for fmt in args.formats:
+            _bench_format(fmt, paths[fmt], tmp, boards, args)
+        if not args.no_equity and "pbn" in args.formats:
+            revokes, ms, load = equity_ms_per_revoke(paths["pbn"])
+            print(f"--equity: {ms:.2f} ms per revoke ({revokes} revokes), and {load:.2f} s once "
+                  "per process to load endplay's solver")
+        if args.folder:
+            _bench_folder(args.folder, tmp, args.repeat)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
-    t0 = time.perf_counter()
-    n_ours = sum(1 for _ in read_boards([path]))
-    t1 = time.perf_counter()
-    revokes = 0
-    for record in read_boards([path]):
-        a = audit_board(record)
-        board_row(a)
-        revokes += a.count("RV")
-    t2 = time.perf_counter()
-    print(f"revoke-audit read only    : {n_ours / (t1 - t0):10.0f} boards/s ({t1 - t0:.2f} s)")
-    print(f"revoke-audit full audit   : {n_ours / (t2 - t1):10.0f} boards/s ({t2 - t1:.2f} s), "
-          f"{revokes} revoke findings")
 
-    from endplay.parsers import pbn as endplay_pbn
-    t3 = time.perf_counter()
-    with open(path) as fh:
-        boards = endplay_pbn.load(io.StringIO(fh.read()))
-    t4 = time.perf_counter()
-    print(f"endplay pbn.load (parse)  : {len(boards) / (t4 - t3):10.0f} boards/s ({t4 - t3:.2f} s)")
+def _line(label: str, boards: int, r: Run, base: Run | None) -> None:
+    ratio = f"{r.seconds and base.seconds / r.seconds:10.2f}x" if base else f"{'':11}"
+    print(f"{label:28}{boards / r.seconds:10.0f}{ratio}{r.seconds:9.2f}{r.rss_mb:7.0f} MB")
+
+
+def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
+    base = None
+    if not args.no_endplay:
+        base = best([sys.executable, "-c", ENDPLAY[fmt], path], args.repeat)
+        _line(f"{fmt.upper()} endplay parse only", boards, base, None)
+    for jobs in (1, 2):
+        r = best(audit_argv(path, tmp, jobs), args.repeat)
+        _line(f"{fmt.upper()} audit --jobs {jobs}", boards, r, base)
+    for out in args.stdout_format:
+        r = best(audit_argv(path, tmp, 1, "--format", out), args.repeat)
+        _line(f"{fmt.upper()} audit --format {out}", boards, r, base)
+
+
+def _bench_folder(folder: str, tmp: str, repeat: int) -> None:
+    from revoke_audit.formats import read_boards
+
+    n = sum(1 for _ in read_boards([folder]))
+    for jobs in (1, 2):
+        r = best(audit_argv(folder, tmp, jobs), repeat)
+        _line(f"folder audit --jobs {jobs}", n, r, None)
+    print(f"(folder: {folder}, {n} boards)")
 
 
 if __name__ == "__main__":

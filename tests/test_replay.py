@@ -140,9 +140,9 @@ def test_revoke_marks_compared_with_the_play():
     producer marks revokes: RC031."""
     rec = board(D2, "3NT", "S", WEST_REVOKES_3)
     plays = list(rec.play)
-    plays[0] = replace(plays[0], marks=("R",))  # W's opening lead H8 marked ^R
+    plays[0] = plays[0]._replace(marks=("R",))  # W's opening lead H8 marked ^R
     assert sorted(codes(replace(rec, play=tuple(plays)))) == ["RC030", "RC031", "RV001"]
-    marked = [replace(p, marks=("R",)) if p.card == parse_card("D5") and p.trick == 3 else p
+    marked = [p._replace(marks=("R",)) if p.card == parse_card("D5") and p.trick == 3 else p
               for p in rec.play]
     assert codes(replace(rec, play=tuple(marked))) == ["RV001"]
 
@@ -151,7 +151,7 @@ def test_lead_out_of_turn_mark_sets_the_order():
     """^L: South leads trick 2 out of turn (E won trick 1): S HT, W H5, N H3, E HK.  E still
     wins; nothing else changes."""
     rec = board(D2, "3NT", "S", BASE2)
-    plays = [replace(p, marks=("L",)) if p.trick == 2 and p.seat == 2 else p for p in rec.play]
+    plays = [p._replace(marks=("L",)) if p.trick == 2 and p.seat == 2 else p for p in rec.play]
     rp = replay(replace(rec, play=tuple(plays)))
     assert rp.tricks[1].leader == 2 and rp.tricks[1].winner == 1
     assert [s for s, _, _ in rp.tricks[1].plays] == [2, 3, 0, 1]

@@ -32,3 +32,40 @@ def test_result_strings():
     assert result_string("3NTX", 10) == "3NTX+1"
     assert result_string("Pass", None) == "Pass"
     assert result_string("4S", None) == ""
+
+
+def test_duplicate_arithmetic_is_endplays_for_every_contract():
+    """Law 77 in our arithmetic gives endplay's score for every level, strain, risk, declarer,
+    vulnerability and number of tricks (endplay stays the reference; it is not imported by the
+    audit because of its start-up cost)."""
+    from endplay.types import Contract, Denom, Penalty, Player, Vul
+
+    penalty = {"": Penalty.passed, "X": Penalty.doubled, "XX": Penalty.redoubled}
+    vuls = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
+    strains = ("S", "H", "D", "C", "NT")
+    checked = 0
+    for level in range(1, 8):
+        for strain in range(5):
+            for risk in penalty:
+                for declarer in range(4):
+                    for vul in vuls:
+                        for tricks in range(14):
+                            c = Contract(level=level, denom=Denom(strain), declarer=Player(declarer),
+                                         penalty=penalty[risk], result=tricks - 6 - level)
+                            theirs = c.score(vuls[vul]) * (1 if declarer % 2 == 0 else -1)
+                            ours = score_ns(f"{level}{strains[strain]}{risk}", declarer, vul, tricks)
+                            assert ours == theirs, (level, strain, risk, declarer, vul, tricks)
+                            checked += 1
+    assert checked == 7 * 5 * 3 * 4 * 4 * 14
+
+
+def test_the_command_does_not_load_endplay():
+    """endplay's import loads matplotlib (half a second per process): the audit path must not
+    need it unless --equity asks for the solver."""
+    import subprocess
+    import sys
+
+    code = ("import sys, revoke_audit.cli, revoke_audit.report; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('endplay', 'pandas')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

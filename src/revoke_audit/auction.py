@@ -5,6 +5,7 @@ the declaring side who first named the final strain - Law 53 of the old codes, t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .cards import STRAINS
 
@@ -72,10 +73,12 @@ def derive_contract(calls: tuple[str, ...] | list[str], dealer: int | None) -> t
     return bid + risk, (dealer + last_bid_i) % 4  # unreachable: the final bid itself matches
 
 
+@lru_cache(maxsize=1024)
 def parse_contract(text: str) -> tuple[int, int, str] | str | None:
     """``4S`` -> (4, 0, ""), ``3NTX`` -> (3, 4, "X"), ``6HXX`` -> (6, 1, "XX"), ``Pass`` -> "Pass".
 
-    Strain index as ``cards.STRAINS`` (NT = 4).  None when unreadable."""
+    Strain index as ``cards.STRAINS`` (NT = 4).  None when unreadable.  Remembered: every
+    board asks several times (reader, replay, scores), and there are few contracts."""
     t = text.strip().replace(" ", "")
     if t.upper() in _PASS or t.upper() == "PASSED":
         return "Pass"

@@ -15,6 +15,7 @@ from .cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_st
 from .facts import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
 from .order import close_trick, replay_grouped, replay_sequence
+from .order_fast import replay_plain
 from .record import BoardRecord, Play
 
 __all__ = ["replay", "Replay", "Trick", "RevokeFact", "DefectFact", "COMPLETE", "CLAIMED",
@@ -32,7 +33,9 @@ def replay(record: BoardRecord, neighbours: NeighbourDeals | None = None) -> Rep
         r.play_status = _status_without_replay(record)
         return r
     plays = _trim_unknown_tail(record.play)
-    if plays and all(p.trick is not None for p in plays):
+    if replay_plain(r, plays):
+        pass  # a plain play: every card from the player on turn, in time order
+    elif plays and all(p.trick is not None for p in plays):
         replay_grouped(r, plays)
     else:
         replay_sequence(r, plays)
@@ -181,6 +184,8 @@ def _suspicious_leads(r: Replay) -> None:
 
 def _omitted_facts(r: Replay) -> None:
     """Defect facts for omitted cards, with what the offender holds when it is rectified."""
+    if not any(t.omitted for t in r.tricks):
+        return
     final = _hands_after(r)
     for t in r.tricks:
         for seat in t.omitted:

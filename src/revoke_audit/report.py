@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import errno
 import json
+import operator
 import os
 import re
 import secrets
@@ -17,7 +18,7 @@ import signal
 import stat
 import sys
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
@@ -43,6 +44,9 @@ FINDING_COLUMNS = (
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# text cells joined by U+E000: a control character, or a cell that starts like a formula
+_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]|(?:\\A|\ue000)[=+\\-@]")
+_PLAIN_TYPES = frozenset((str, int, type(None)))
 STDOUT = "standard output"
 
 
@@ -69,6 +73,26 @@ def safe_cell(value: object) -> object:
         if value.startswith(_FORMULA_START):
             return "'" + value
     return value
+
+
+def row_values(columns: Sequence[str]) -> Callable[[dict], tuple]:
+    """A function giving a row's values for ``columns``, as a tuple, in one C call."""
+    if len(columns) == 1:
+        return lambda row: (row[columns[0]],)
+    return operator.itemgetter(*columns)
+
+
+def csv_values(row: dict[str, object], values: Callable[[dict], tuple]) -> Sequence[object]:
+    """The cells of ``row`` (``values``: an ``itemgetter`` of the columns), each as
+    ``safe_cell`` makes it.  Most rows are only ints, None (the csv module writes it empty) and
+    plain text: those are checked at once, one regular expression over the text cells, and
+    written as they are; any other row goes cell by cell."""
+    cells = values(row)
+    if _PLAIN_TYPES.issuperset(map(type, cells)):
+        text = "\ue000".join([v for v in cells if type(v) is str])
+        if not _SUSPECT.search(text):
+            return cells
+    return [safe_cell(v) for v in cells]
 
 
 def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
@@ -200,6 +224,7 @@ class CsvReport:
         except OSError as exc:
             raise ReportError(STDOUT if path == "-" else path, exc) from exc
         self.columns = tuple(columns)
+        self._values = row_values(self.columns)
         self.writer = csv.writer(self.target.fh, lineterminator="\n")
         try:
             self._write(self.columns)
@@ -212,7 +237,7 @@ class CsvReport:
         return self.target.name
 
     def write(self, row: dict[str, object]) -> None:
-        self._write([safe_cell(row[c]) for c in self.columns])
+        self._write(csv_values(row, self._values))
 
     def _write(self, values: Sequence[object]) -> None:
         try:

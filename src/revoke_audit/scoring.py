@@ -1,17 +1,16 @@
 """Declarer's tricks -> result string and duplicate score for N-S.
 
-Duplicate scoring is endplay's contract scoring (Law 77); this module only maps our contract
-strings and seats onto it and formats results (``4S=``, ``3NTX+1``, ``6HXX-2``)."""
+Duplicate scoring is Law 77's arithmetic (``duplicate``, checked against endplay's contract
+scoring in the tests); this module maps our contract strings and seats onto it and formats
+results (``4S=``, ``3NTX+1``, ``6HXX-2``)."""
 from __future__ import annotations
 
 from functools import lru_cache
 
-from endplay.types import Contract, Denom, Penalty, Player, Vul
-
 from .auction import parse_contract
+from .duplicate import duplicate_score
 
-_PENALTY = {"": Penalty.passed, "X": Penalty.doubled, "XX": Penalty.redoubled}
-_VUL = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
+_VULS = ("None", "NS", "EW", "All")
 
 
 def result_string(contract: str | None, tricks: int | None) -> str:
@@ -35,14 +34,13 @@ def score_ns(contract: str | None, declarer: int | None, vul: str | None, tricks
     parsed = parse_contract(contract) if contract else None
     if parsed == "Pass":
         return 0
-    if parsed is None or tricks is None or declarer is None or vul not in _VUL:
+    if parsed is None or tricks is None or declarer is None or vul not in _VULS:
         return None
     if not 0 <= tricks <= 13:
         return None
     level, strain, risk = parsed
-    c = Contract(level=level, denom=Denom(strain), declarer=Player(declarer),
-                 penalty=_PENALTY[risk], result=tricks - 6 - level)
-    points = c.score(_VUL[vul])
+    vulnerable = vul == "All" or vul == ("NS" if declarer % 2 == 0 else "EW")
+    points = duplicate_score(level, strain, risk, vulnerable, tricks)
     return points if declarer % 2 == 0 else -points
 
 

@@ -51,6 +51,7 @@ def read_lin(stream: BinaryIO, source: str) -> Iterator[BoardRecord]:
     deferred = lexer.deferred
     out = boards.out
     pairs, decode, take = lexer.pairs, lexer.decode, boards.take
+    new_play = tuple.__new__  # Play(...) without its Python-level __new__: one per card
     lineno = 0
     try:
         for raw, cut in iter_lines(stream):
@@ -62,8 +63,8 @@ def read_lin(stream: BinaryIO, source: str) -> Iterator[BoardRecord]:
                     if card is not None and b.play_line is not None and b.items < MAX_ITEMS:
                         b.items += 1
                         owner = b.owner
-                        b.plays.append(Play(None if owner is None else owner[card], card, (),
-                                            key_line, None))
+                        b.plays.append(new_play(Play, (None if owner is None else owner[card],
+                                                       card, (), key_line, None)))
                         if deferred:
                             b.attach(deferred)
                         continue

@@ -33,8 +33,9 @@ What real files do, and what the reader does about it (the PBN standard 2.1, and
   known (a ``-`` card, no contract) the remaining tricks keep column order; the replay, which
   orders each trick from its seats, reports what it cannot check (RC013).
 
-Speed: the hot path is one regex or ``str.split`` per line, cached token lookups, and one
-``Play`` tuple per card.
+Speed: plain games (one tag per line, card tokens, nothing unusual) are read whole by
+``pbn_fast``, with table look-ups for the deal and the cards; the lexer reads everything else,
+one regex or ``str.split`` per line.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ from typing import BinaryIO, Iterator
 
 from ..record import BoardRecord, Diagnostic
 from .lines import iter_lines
+from .pbn_fast import read_block
 from .pbn_games import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Games
 from .pbn_lexer import Lexer
 from .pbn_write import format_pbn
@@ -72,19 +74,36 @@ def read_pbn(stream: BinaryIO, source: str, *,
 
 
 def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
-    """Every record of the stream, as soon as its game ends; internal errors become PS123."""
+    """Every record of the stream, as soon as its game ends; internal errors become PS123.
+
+    The lines of a block (up to a blank line) are held back while it may be a plain game:
+    ``pbn_fast.read_block`` reads those whole; any other block goes to the lexer line by line."""
     lexer = Lexer(games)
     out = games.out
-    lineno = 0
+    lineno = size = 0
+    block: list[bytes] = []
+    collecting = True  # at the start of a block: it may be a plain game
     for raw, cut in iter_lines(stream):
         lineno += 1
-        try:
-            lexer.feed(raw, cut, lineno)
-        except Exception as exc:  # noqa: BLE001 - defensive: a bug must not stop the file
-            lexer.recover(exc, lineno)
+        if raw:
+            if collecting and not cut:
+                block.append(raw)
+                size += len(raw)
+                if size <= MAX_GAME_BYTES and len(block) <= MAX_GAME_LINES:
+                    continue
+                _feed_lines(lexer, block, lineno - len(block) + 1)
+            else:
+                _feed_lines(lexer, block, lineno - len(block))
+                _feed(lexer, raw, cut, lineno)
+            block, size, collecting = [], 0, False
+        else:
+            _end_block(lexer, games, block, lineno - len(block))
+            block, size, collecting = [], 0, True
+            _feed(lexer, raw, cut, lineno)
         if out:
             yield from out
             out.clear()
+    _end_block(lexer, games, block, lineno - len(block) + 1)
     try:
         lexer.finish(lineno)
     except Exception as exc:  # noqa: BLE001
@@ -92,3 +111,28 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
                                 f"{type(exc).__name__}: {exc}", games.source, lineno))
     yield from out
     out.clear()
+
+
+def _end_block(lexer: Lexer, games: Games, block: list[bytes], first: int) -> None:
+    """A block ends: read it as a plain game, else line by line."""
+    if not block:
+        return
+    try:
+        plain = read_block(lexer, games, block, first)
+    except Exception:  # noqa: BLE001 - the lenient reader reads it and says what is wrong
+        plain = False
+    if not plain:
+        _feed_lines(lexer, block, first)
+
+
+def _feed_lines(lexer: Lexer, lines: list[bytes], first: int) -> None:
+    for i, raw in enumerate(lines):
+        _feed(lexer, raw, False, first + i)
+
+
+def _feed(lexer: Lexer, raw: bytes, cut: bool, lineno: int) -> None:
+    """One line to the lexer; an internal error is reported on the line (PS123)."""
+    try:
+        lexer.feed(raw, cut, lineno)
+    except Exception as exc:  # noqa: BLE001 - defensive: a bug must not stop the file
+        lexer.recover(exc, lineno)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 from .. import auction as _auction
 from ..cards import NOTRUMP, SEATS, parse_deal, parse_seat
 from ..record import BoardRecord, Diagnostic, Play
+from .pbn_lookup import fast_deal, fast_play
 from .pbn_sections import read_auction, read_play
 
 if TYPE_CHECKING:
@@ -96,6 +97,9 @@ def _deal(tags: Tags, lines: Lines, d: Diag) -> tuple | None:
     v = _given(tags, "Deal")
     if v is None:
         return None
+    fast = fast_deal(v)
+    if fast is not None:
+        return fast
     got = parse_deal(v)
     if got is None:
         d("PS107", f"Deal {v[:80]!r} cannot be read", lines.get("Deal"))
@@ -216,7 +220,9 @@ def _play_tag(g: Game, tags: Tags, declarer: int | None, swapped: bool, contract
         else:
             d("PS118", f"Play {tags.get('Play')!r} is not a seat; seats of the cards "
               "unknown", play_line)
-    play, stopped = read_play(g.play, leader, _trump(contract), d)
+    trump = _trump(contract)
+    fast = fast_play(g.play, leader, trump)
+    play, stopped = fast if fast is not None else read_play(g.play, leader, trump, d)
     return leader, play, stopped
 
 
