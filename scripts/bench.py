@@ -34,8 +34,8 @@ import time
 from dataclasses import dataclass
 
 from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner
-from revoke_audit.formats.lin_write import format_lin
-from revoke_audit.formats.pbn_write import format_pbn
+from revoke_audit.formats.lin.write import format_lin
+from revoke_audit.formats.pbn.write import format_pbn
 from revoke_audit.record import BoardRecord, Play
 
 STRAIN_NAMES = ("S", "H", "D", "C", "NT")

@@ -16,7 +16,7 @@ from deals_facts import EAST_KEEPS_C6, EAST_SPADE_AT_3, EAST_SPADE_AT_5, WEST_D6
 
 from revoke_audit.audit import audit_board, audit_records
 from revoke_audit.cards import parse_card
-from revoke_audit.facts import PENALTY_CARD, RESTRICTION
+from revoke_audit.replay.model import PENALTY_CARD, RESTRICTION
 from revoke_audit.table_facts import read_table_facts
 
 HEADER = "source,event,board,room,trick,seat,fact,value\n"

@@ -3,7 +3,7 @@ import gzip
 import zipfile
 from pathlib import Path
 
-import revoke_audit.formats as formats
+import revoke_audit.formats.sources as formats
 from revoke_audit.formats import read_boards
 
 SESSION = Path(__file__).resolve().parents[1] / "fixtures" / "session"

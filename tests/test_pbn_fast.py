@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from revoke_audit.cards import SEATS, SUIT_MASKS, cards_in, card_str, deal_str, trick_winner
-from revoke_audit.formats import pbn_build, pbn_lookup
+from revoke_audit.formats.pbn import build as pbn_build, lookup as pbn_lookup
 from revoke_audit.formats.pbn import read_pbn
-from revoke_audit.formats.pbn_lexer import Lexer
+from revoke_audit.formats.pbn.lexer import Lexer
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"

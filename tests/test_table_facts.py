@@ -10,7 +10,7 @@ from deals import BASE2, D2
 
 from revoke_audit import TableFactsError, audit_paths, read_table_facts
 from revoke_audit.cli import main
-from revoke_audit.formats.pbn_write import format_pbn
+from revoke_audit.formats.pbn.write import format_pbn
 from revoke_audit.table_facts import FactRow
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -11,13 +11,13 @@ from typing import Iterable, Iterator
 
 from .cards import SEATS, SUITS, card_str, holding_str
 from .duties import apply_table_facts
-from .facts import FOLLOW
+from .replay.model import FOLLOW
 from .codes import board_status, level
 from .findings import Finding
 from .laws import AFTER_ROUND, EDITIONS, TABLE, Ruling, get_code
 from .laws.dates import choose_edition, parse_record_date
 from .record import BoardRecord
-from .coherence import NeighbourDeals
+from .replay.coherence import NeighbourDeals
 from .replay import Replay, replay
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 from .table_facts import BoardFacts, TableFacts

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from .cards import RANKS, SUIT_MASKS, card_str, cards_in, holding_str, mask_of, seat_name
-from .facts import PENALTY_CARD as KIND_PENALTY, RESTRICTION, Replay, RevokeFact, Trick
+from .replay.model import PENALTY_CARD as KIND_PENALTY, RESTRICTION, Replay, RevokeFact, Trick
 from .findings import Finding, role_of
 from .table_facts import (LEAD_FORBIDDEN, LEAD_REQUIRED, LOG_CODE, PENALTY_CARD, PLAY_HIGHEST,
                           PLAY_LOWEST, BoardFacts, FactRow)

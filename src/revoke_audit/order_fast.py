@@ -13,7 +13,7 @@ plays both ways and compares.  ``ENABLED = False`` turns it off."""
 from __future__ import annotations
 
 from .cards import SUIT_MASKS
-from .facts import Replay, RevokeFact, Trick
+from .replay.model import Replay, RevokeFact, Trick
 from .record import Play
 
 ENABLED = True

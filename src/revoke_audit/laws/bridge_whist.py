@@ -31,7 +31,7 @@ revokes and defective tricks.  What differs from the 1932 Code it reuses:
 from __future__ import annotations
 
 from ..duties import CALLED, Style
-from ..facts import FOLLOW, PENALTY_CARD, RESTRICTION
+from ..replay.model import FOLLOW, PENALTY_CARD, RESTRICTION
 from ..findings import tricks
 from ..replay import DefectFact, Replay, RevokeFact
 from ..table_facts import LEAD_FORBIDDEN

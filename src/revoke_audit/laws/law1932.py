@@ -39,7 +39,7 @@ so its law numbers are not cited: the ``law`` column names the rule ("1932 penal
 from __future__ import annotations
 
 from ..duties import CALLED, Style
-from ..facts import FOLLOW, PENALTY_CARD, RESTRICTION
+from ..replay.model import FOLLOW, PENALTY_CARD, RESTRICTION
 from ..cards import SEATS, SUIT_MASKS
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact

@@ -7,7 +7,7 @@ transfer; Law 64C (redress of damage) may still apply and is flagged for review.
 from __future__ import annotations
 
 from ..duties import LAW50, Style
-from ..facts import FOLLOW, PENALTY_CARD
+from ..replay.model import FOLLOW, PENALTY_CARD
 from ..findings import tricks
 from ..cards import SEATS, SUITS
 from ..replay import DefectFact, Replay, RevokeFact

@@ -7,10 +7,10 @@ Both play every card through ``play_card``, which records a failure to follow su
 """
 from __future__ import annotations
 
-from .cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
-from .facts import DefectFact, Replay, RevokeFact, Trick
-from .findings import role_of
-from .record import Play
+from ..cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
+from .model import DefectFact, Replay, RevokeFact, Trick
+from ..findings import role_of
+from ..record import Play
 
 def replay_grouped(r: Replay, plays: list[Play]) -> None:
     """PBN: cards grouped by trick with their seats; the leader is derived by replaying."""

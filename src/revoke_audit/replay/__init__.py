@@ -9,14 +9,14 @@ incomplete to know, it stops and says so instead of guessing.
 """
 from __future__ import annotations
 
-from .auction import parse_contract
+from ..auction import parse_contract
 from .coherence import NeighbourDeals, judge
-from .cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str, seat_name
-from .facts import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
+from ..cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str, seat_name
+from .model import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
-from .order import close_trick, replay_grouped, replay_sequence
-from .order_fast import replay_plain
-from .record import BoardRecord, Play
+from .tricks import close_trick, replay_grouped, replay_sequence
+from ..order_fast import replay_plain
+from ..record import BoardRecord, Play
 
 __all__ = ["replay", "Replay", "Trick", "RevokeFact", "DefectFact", "COMPLETE", "CLAIMED",
            "PARTIAL", "NONE"]

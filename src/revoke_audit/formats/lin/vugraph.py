@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .lin_board import Board
+    from .board import Board
 
 _SCORING_OF = {"I": "IMP", "P": "MP", "B": "BAM"}
 

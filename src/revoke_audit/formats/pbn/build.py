@@ -3,20 +3,20 @@
 ``build_record`` reads the tags a family at a time - board (Dealer, Vulnerable, Deal), contract
 (Declarer, Contract), Auction, Result, Play, names and room - and files every problem as a
 diagnostic on the game, in that order.  The game's own tags are already resolved for ``#``/``##``
-inheritance (``pbn_games``); the section tokens are read by ``pbn_sections``."""
+inheritance (``games``); the section tokens are read by ``sections``."""
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Callable
 
-from .. import auction as _auction
-from ..cards import NOTRUMP, SEATS, parse_deal, parse_seat
-from ..record import BoardRecord, Diagnostic, Play
-from .pbn_lookup import fast_deal, fast_play
-from .pbn_sections import read_auction, read_play
+from ... import auction as _auction
+from ...cards import NOTRUMP, SEATS, parse_deal, parse_seat
+from ...record import BoardRecord, Diagnostic, Play
+from .lookup import fast_deal, fast_play
+from .sections import read_auction, read_play
 
 if TYPE_CHECKING:
-    from .pbn_games import Game
+    from .games import Game
 
 Diag = Callable[[str, str, "int | None"], None]
 Tags = dict[str, str]

@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from .cards import card_str, winning_index, seat_name
-from .facts import Replay
-from .findings import Finding
-from .record import Play
+from ..cards import card_str, winning_index, seat_name
+from .model import Replay
+from ..findings import Finding
+from ..record import Play
 
 # Findings that say the record is not the play of its deal, as the replay meets them.
 PLAY_ERRORS = ("RC010", "RC011", "RC012", "RC014", "RC015")

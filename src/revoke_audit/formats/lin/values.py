@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..auction import normalise_call
-from ..cards import (EAST, FULL_DECK, NORTH, RANKS, SEATS, SOUTH, SUITS, WEST, holding_str,
+from ...auction import normalise_call
+from ...cards import (EAST, FULL_DECK, NORTH, RANKS, SEATS, SOUTH, SUITS, WEST, holding_str,
                      make_card)
 
 if TYPE_CHECKING:
-    from .lin_board import Board
+    from .board import Board
 
 _DEALER_OF = {"1": SOUTH, "2": WEST, "3": NORTH, "4": EAST}  # LIN dealer digit -> seat
 _MD_SEATS = (SOUTH, WEST, NORTH, EAST)  # LIN hand order S, W, N, E -> seats

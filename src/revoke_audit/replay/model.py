@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .findings import Finding
-from .record import BoardRecord
+from ..findings import Finding
+from ..record import BoardRecord
 
 COMPLETE, CLAIMED, PARTIAL, NONE = "complete", "claimed", "partial", "none"
 # The kinds of revoke of Law 61A: failing to follow suit (61A1, with Law 44C), failing to play a

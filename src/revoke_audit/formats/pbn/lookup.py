@@ -2,15 +2,15 @@
 
 ``fast_deal`` reads a Deal written the usual way by holding look-ups; ``fast_play`` reads Play
 tokens that are all cards written ``SA`` and puts them in time order.  Each returns None the
-moment anything is unusual, and ``pbn_build`` then uses the lenient readers (``cards.parse_deal``,
-``pbn_sections.read_play``), which also say what is wrong.  ``ENABLED = False`` turns the whole
-fast path off (this module and ``pbn_fast``); the tests compare both ways."""
+moment anything is unusual, and ``build`` then uses the lenient readers (``cards.parse_deal``,
+``sections.read_play``), which also say what is wrong.  ``ENABLED = False`` turns the whole
+fast path off (this module and ``fast``); the tests compare both ways."""
 from __future__ import annotations
 
 import re
 
-from ..cards import FULL_DECK, RANKS, SUITS
-from ..record import Play
+from ...cards import FULL_DECK, RANKS, SUITS
+from ...record import Play
 
 ENABLED = True
 

@@ -21,20 +21,20 @@ The reader streams (``lines.iter_lines``), keeps at most ``MAX_ITEMS`` calls+car
 (PS006) and ``MAX_VALUE`` characters per value (PS210), and never raises: every problem becomes a
 ``Diagnostic`` on the board concerned.
 
-The work is split over: ``lin_lexer`` (lines -> key|value pairs), ``lin_board`` (pairs ->
-boards -> records, board boundaries), ``lin_values`` (md, mb and pc values), ``lin_vugraph``
-(the vg/rs/pn header) and ``lin_write`` (``format_lin``, re-exported here).
+The work is split over: ``lexer`` (lines -> key|value pairs), ``board`` (pairs ->
+boards -> records, board boundaries), ``values`` (md, mb and pc values), ``vugraph``
+(the vg/rs/pn header) and ``write`` (``format_lin``, re-exported here).
 """
 from __future__ import annotations
 
 from typing import BinaryIO, Iterator
 
-from ..record import BoardRecord, Diagnostic, Play
-from .lin_board import MAX_ITEMS, BoardReader
-from .lin_lexer import MAX_VALUE, PairLexer
-from .lin_values import CARD_OF
-from .lin_write import format_lin
-from .lines import iter_lines
+from ...record import BoardRecord, Diagnostic, Play
+from .board import MAX_ITEMS, BoardReader
+from .lexer import MAX_VALUE, PairLexer
+from .values import CARD_OF
+from .write import format_lin
+from ..lines import iter_lines
 
 __all__ = ["read_lin", "format_lin", "MAX_ITEMS", "MAX_VALUE"]
 

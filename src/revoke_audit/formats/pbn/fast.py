@@ -5,13 +5,13 @@ comments, escapes, inheritance, marks or odd tokens.  Those are read with whole-
 expressions and table look-ups instead of the line-by-line state machine, and each step gives
 up (returns None / False) the moment anything is unusual, so the lenient code reads it instead:
 
-* ``read_block`` (here): a block of lines between blank lines -> a ``pbn_games.Game``, which
+* ``read_block`` (here): a block of lines between blank lines -> a ``games.Game``, which
   then ends through the same ``Games.end_game`` (inheritance, build) as a lexed one;
-* ``pbn_lookup.fast_deal`` / ``fast_play``: a Deal by holding look-ups, Play tokens by a card
-  table, in time order (used by ``pbn_build``).
+* ``lookup.fast_deal`` / ``fast_play``: a Deal by holding look-ups, Play tokens by a card
+  table, in time order (used by ``build``).
 
 Both paths must give identical records: ``tests/test_pbn_fast.py`` reads every corpus game and
-generated files both ways and compares.  ``pbn_lookup.ENABLED = False`` turns it all off."""
+generated files both ways and compares.  ``lookup.ENABLED = False`` turns it all off."""
 from __future__ import annotations
 
 import codecs
@@ -19,12 +19,12 @@ import re
 from itertools import repeat
 from typing import TYPE_CHECKING
 
-from . import pbn_lookup
-from .pbn_games import MAX_GAME_BYTES, MAX_GAME_LINES, Game, _section_of
+from . import lookup as pbn_lookup
+from .games import MAX_GAME_BYTES, MAX_GAME_LINES, Game, _section_of
 
 if TYPE_CHECKING:
-    from .pbn_games import Games
-    from .pbn_lexer import Lexer
+    from .games import Games
+    from .lexer import Lexer
 
 # A line that is one tag as the lexer's simple-tag pattern reads it, or data: not a directive
 # (``%``), not blank, and no tag, comment or stray brace on it.

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from .. import auction as _auction
-from ..cards import parse_card, trick_winner
-from ..record import Play
+from ... import auction as _auction
+from ...cards import parse_card, trick_winner
+from ...record import Play
 
 Diag = Callable[[str, str, "int | None"], None]
 Slot = tuple["int | None", tuple[str, ...], int]  # (card, marks, line) in file order

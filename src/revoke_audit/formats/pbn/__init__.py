@@ -5,10 +5,10 @@ it into games at blank lines outside comments, and turns every game that has at 
 into a ``BoardRecord``.  Everything it cannot read becomes a ``Diagnostic`` on that record; no
 exception escapes, whatever the bytes.
 
-The work is split over: ``pbn_lexer`` (line syntax: comments, directives, tags, section
-tokens), ``pbn_games`` (grouping into games, repeated tags, limits, inheritance),
-``pbn_build`` (a game's tags -> ``BoardRecord``), ``pbn_sections`` (Auction and Play tokens)
-and ``pbn_write`` (``format_pbn``, re-exported here).
+The work is split over: ``lexer`` (line syntax: comments, directives, tags, section
+tokens), ``games`` (grouping into games, repeated tags, limits, inheritance),
+``build`` (a game's tags -> ``BoardRecord``), ``sections`` (Auction and Play tokens)
+and ``write`` (``format_pbn``, re-exported here).
 
 What real files do, and what the reader does about it (the PBN standard 2.1, and what real files do beyond it):
 
@@ -34,7 +34,7 @@ What real files do, and what the reader does about it (the PBN standard 2.1, and
   orders each trick from its seats, reports what it cannot check (RC013).
 
 Speed: plain games (one tag per line, card tokens, nothing unusual) are read whole by
-``pbn_fast``, with table look-ups for the deal and the cards; the lexer reads everything else,
+``fast``, with table look-ups for the deal and the cards; the lexer reads everything else,
 one regex or ``str.split`` per line.
 """
 from __future__ import annotations
@@ -42,12 +42,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import BinaryIO, Iterator
 
-from ..record import BoardRecord, Diagnostic
-from .lines import iter_lines
-from .pbn_fast import read_block
-from .pbn_games import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Games
-from .pbn_lexer import Lexer
-from .pbn_write import format_pbn
+from ...record import BoardRecord, Diagnostic
+from ..lines import iter_lines
+from .fast import read_block
+from .games import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Games
+from .lexer import Lexer
+from .write import format_pbn
 
 __all__ = ["read_pbn", "format_pbn", "MAX_GAME_LINES", "MAX_GAME_BYTES", "MAX_DIAGNOSTICS"]
 
@@ -77,7 +77,7 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     """Every record of the stream, as soon as its game ends; internal errors become PS123.
 
     The lines of a block (up to a blank line) are held back while it may be a plain game:
-    ``pbn_fast.read_block`` reads those whole; any other block goes to the lexer line by line."""
+    ``fast.read_block`` reads those whole; any other block goes to the lexer line by line."""
     lexer = Lexer(games)
     out = games.out
     lineno = size = 0

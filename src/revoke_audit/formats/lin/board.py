@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from ..auction import derive_contract
-from ..record import BoardRecord, Diagnostic, Play
-from .lin_values import CARD_OF, parse_calls, read_md
-from .lin_vugraph import Header, names_nesw
+from ...auction import derive_contract
+from ...record import BoardRecord, Diagnostic, Play
+from .values import CARD_OF, parse_calls, read_md
+from .vugraph import Header, names_nesw
 
 MAX_ITEMS = 5000  # calls + cards kept per board; the rest is skipped (PS006)
 

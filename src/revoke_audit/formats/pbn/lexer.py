@@ -6,14 +6,14 @@ one well-formed tag, PS121; a stray ``}`` is text, PS101), tags with or without 
 per line or spread over lines, ``\\"`` escapes, unquoted values (PS103), a missing closing
 quote (PS102), ``%`` directives (charset, ``%HRTitleDate``), undecodable (PS002) and over-long
 (PS005) lines.  A blank line outside a comment ends the game.  What it finds goes to a
-``pbn_games.Games``, which groups it into games and records."""
+``games.Games``, which groups it into games and records."""
 from __future__ import annotations
 
 import codecs
 import re
 
-from . import lines as _lines
-from .pbn_games import Games
+from .. import lines as _lines
+from .games import Games
 
 _MAX_TAG_LINES = 8  # a tag spread over more lines than this is given up (PS102)
 

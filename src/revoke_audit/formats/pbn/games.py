@@ -1,15 +1,15 @@
 """PBN games: what the lexer found, grouped into games and turned into records.
 
-``Games`` receives tags, section tokens and stray text from ``pbn_lexer.Lexer`` and keeps the
+``Games`` receives tags, section tokens and stray text from ``lexer.Lexer`` and keeps the
 game being read: repeated tags (PS104, or kept when the first was empty), a repeated
 ``Event``/``Board``/``Deal`` that starts a new game (PS120), the size limits (PS006), stray text
 (PS101), and the diagnostics found outside any game (capped, PS009).  At the end of a game it
 resolves ``#``/``##`` inheritance and the missing-deal second table (``Inheritance``, PS105,
-PS106) and builds the record (``pbn_build``); the records collect in ``out``."""
+PS106) and builds the record (``build``); the records collect in ``out``."""
 from __future__ import annotations
 
-from ..record import BoardRecord, Diagnostic
-from .pbn_build import build_record
+from ...record import BoardRecord, Diagnostic
+from .build import build_record
 
 MAX_GAME_LINES = 5000
 MAX_GAME_BYTES = 1 << 20
