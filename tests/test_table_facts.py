@@ -295,3 +295,97 @@ def test_a_row_naming_only_a_file_that_is_not_in_the_input(cli, tmp_path):
     assert r.output.splitlines()[0] == (
         f"{log}:2: director's log: RC040 director's log {log} line 2: no board in the input "
         "matches (source monday.pbn); the row (discovered table) is ignored")
+
+
+# --- the log's own findings (no board row) through selection, baseline and every output -------
+
+def _unmatched(tmp_path):
+    """A clean board and a log with one row (line 2) for board 9, which is not in the input."""
+    return _clean_board(tmp_path), write(tmp_path, HEADER + ",,9,,3,E,penalty-card,D8 major\n")
+
+
+def test_an_ignored_or_unselected_rc040_leaves_nothing_behind(cli, tmp_path):
+    """--ignore RC040 / --select RV drop the log's own findings: no text line, no findings row,
+    no empty jsonl item, counted nowhere."""
+    clean, log = _unmatched(tmp_path)
+    for chosen in (["--ignore", "RC040"], ["--select", "RV"]):
+        findings = tmp_path / "f.csv"
+        r = cli("audit", clean, "--table-facts", str(log), "--findings", str(findings),
+                "--fail-on", "inconsistent", *chosen)
+        assert (r.exit_code, r.output) == (0, "1 boards: 1 clean, 0 irregular, 0 inconsistent, "
+                                              "0 unreadable; 0 revoke findings, 0 defective "
+                                              "tricks, 0 record errors, 0 parse problems\n")
+        assert findings.read_text().count("\n") == 1  # the header only
+        r = cli("audit", clean, "--table-facts", str(log), "--format", "jsonl", *chosen)
+        assert [json.loads(line)["board"] for line in r.stdout.splitlines()] == ["1"]
+    r = cli("audit", clean, "--table-facts", str(log), "--select", "RC040", "--format", "jsonl")
+    assert json.loads(r.stdout.splitlines()[1])["findings"][0]["code"] == "RC040"
+
+
+def test_rc040_in_a_baseline(cli, tmp_path):
+    """--write-baseline records it under the log's file; --baseline then leaves it out."""
+    clean, log = _unmatched(tmp_path)
+    baseline = tmp_path / "baseline.json"
+    assert cli("audit", clean, "--table-facts", str(log), "-q",
+               "--write-baseline", str(baseline)).exit_code == 0
+    entries = json.loads(baseline.read_text())["findings"]
+    assert [(e["source"], e["board"], e["code"], e["seat"]) for e in entries] == [
+        (str(log), "9", "RC040", "E")]
+    r = cli("audit", clean, "--table-facts", str(log), "--baseline", str(baseline),
+            "--fail-on", "inconsistent")
+    assert r.exit_code == 0
+    assert r.output.endswith("0 record errors, 0 parse problems; 1 findings in the baseline "
+                             "not shown\n")
+
+
+def test_rc040_in_github_sarif_and_findings_on_stdout(cli, tmp_path):
+    """The log's file and line are the finding's location in every output."""
+    clean, log = _unmatched(tmp_path)
+    message = (f"board 9: RC040 director's log {log} line 2: no board in the input matches "
+               "(board 9); the row (trick 3, East: penalty-card D8 major) is ignored")
+    r = cli("audit", clean, "--table-facts", str(log), "--format", "github")
+    assert r.stdout.splitlines()[0] == f"::warning file={log},line=2,title=RC040::{message}"
+    doc = json.loads(cli("audit", clean, "--table-facts", str(log), "--format", "sarif").stdout)
+    [result] = doc["runs"][0]["results"]
+    location = result["locations"][0]["physicalLocation"]
+    assert (result["ruleId"], result["message"]["text"], location["region"]["startLine"]) == (
+        "RC040", message, 2)
+    assert location["artifactLocation"]["uri"].endswith("/log.csv")
+    assert result["properties"] == {"board": "9", "seat": "E"}
+    r = cli("audit", clean, "--table-facts", str(log), "--findings", "-")
+    assert r.stdout.splitlines()[1:] == [
+        f"{log},2,,9,,RC040,,,E,,,D8,,,,,\"director's log {log} line 2: no board in the input "
+        "matches (board 9); the row (trick 3, East: penalty-card D8 major) is ignored\",,,2"]
+
+
+def test_typed_frames_and_parquet_carry_log_line(tmp_path):
+    """audit_paths: log_line is Int64 (empty for findings not from the log), with select too."""
+    clean, log = _unmatched(tmp_path)
+    facts = FIXTURES / "facts"
+    result = audit_paths([str(facts / "tuesday-pairs.pbn"), clean], table_facts=str(log),
+                         select=["RC"])
+    assert str(result.findings["log_line"].dtype) == "Int64"
+    assert list(result.findings["code"]) == ["RC040"]
+    assert result.findings["log_line"].tolist() == [2]
+    result = audit_paths([facts / "tuesday-pairs.pbn"], table_facts=facts / "tuesday-pairs-log.csv")
+    assert result.findings["log_line"].tolist() == [2, 3, 4, 5, 7]
+    pytest.importorskip("pyarrow")
+    from revoke_audit import load_report
+    runner = CliRunner()
+    out = tmp_path / "f.parquet"
+    runner.invoke(main, ["audit", clean, "--table-facts", str(log), "--findings", str(out)])
+    frame = load_report(out)
+    assert str(frame["log_line"].dtype) == "Int64" and frame["log_line"].tolist() == [2]
+
+
+def test_a_log_in_the_settings_is_relative_to_the_settings_file(tmp_path, monkeypatch):
+    """As ``baseline``: run from a folder below the pyproject.toml."""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "log.csv").write_bytes(
+        (FIXTURES / "facts" / "tuesday-pairs-log.csv").read_bytes())
+    (tmp_path / "pyproject.toml").write_text('[tool.revoke-audit]\ntable-facts = "logs/log.csv"\n')
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "facts" / "tuesday-pairs.pbn"), "-q"])
+    assert (r.exit_code, r.output.split(";")[0]) == (
+        1, "6 boards: 1 clean, 5 irregular, 0 inconsistent, 0 unreadable")
