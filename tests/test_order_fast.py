@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from revoke_audit import order_fast
+from revoke_audit.replay import fast as order_fast
 from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner
 from revoke_audit.formats import read_boards
 from revoke_audit.record import BoardRecord, Play

@@ -15,7 +15,7 @@ from ..cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_s
 from .model import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
 from .tricks import close_trick, replay_grouped, replay_sequence
-from ..order_fast import replay_plain
+from .fast import replay_plain
 from ..record import BoardRecord, Play
 
 __all__ = ["replay", "Replay", "Trick", "RevokeFact", "DefectFact", "COMPLETE", "CLAIMED",
