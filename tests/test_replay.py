@@ -72,11 +72,14 @@ def test_opening_lead_from_the_wrong_side():
     assert "swapped" in a.findings[0].message
 
 
-def test_unknown_lead_mid_play_stops_checking():
-    tricks = BASE2[:4] + ["N:- E:D2 S:D8 W:D5"] + BASE2[5:]
+def test_unknown_lead_that_decides_the_trick_stops_checking():
+    """West's opening lead is not recorded and the record stops after trick 2 (no claim): a
+    heart loses to East's HA, any other card wins, so who leads trick 2 is not known and
+    nothing after trick 1 is checked (see test_unrecorded.py for what is still checked)."""
+    tricks = ["W:- N:H2 E:HA S:H9", BASE2[1]]
     a = audit_board(board(D2, "3NT", "S", tricks))
     assert [f.code for f in a.findings] == ["RC013"]
-    assert a.replay.stopped_at == 5 and a.replay.tricks_played is None
+    assert a.replay.stopped_at == 1 and a.replay.tricks_played is None
 
 
 def test_unknown_cards_after_the_last_known_one_just_end_the_record():

@@ -253,7 +253,8 @@ def _check_marks(a: BoardAudit) -> None:
         "RC001", "RC002", "RC003", "RC010", "RC011", "RC013", "RC014", "RC015", "RC016")), None)
     for p in marked:
         if p.card not in answered:
-            reason = f"the replay stopped earlier ({why})" if why else "the card is not recorded"
+            reason = (rp.unchecked.get(p.card) if p.card is not None else None) or (
+                f"the replay stopped earlier ({why})" if why else "the card is not recorded")
             a.findings.append(Finding("RC032", f"{card_str(p.card)} is marked ^R but could not be "
                                       f"checked: {reason}", p.line, seat=p.seat, card=p.card))
     for f in rp.revokes:

@@ -63,7 +63,7 @@ CODES: dict[str, str] = {
     "RC010": "a card not held by the player on turn (wrong hand, or a bad record)",
     "RC011": "a card played twice",
     "RC012": "opening lead from the wrong side (or declarer and dummy swapped)",
-    "RC013": "a card of the play is not recorded mid-play: nothing after it can be checked",
+    "RC013": "a card of the play is not recorded mid-play (what it leaves unchecked is said)",
     "RC014": "failure to follow suit on trick 13: card counts are wrong earlier in the record",
     "RC015": "two or more players fail to follow suit on one trick: the lead is probably mis-recorded",
     "RC016": "the record is not the play of its deal: cards credited to players who do not hold "
@@ -78,7 +78,8 @@ CODES: dict[str, str] = {
              "in the input, or a card the player never held (or a penalty card of declarer's "
              "side, or two discovered rows disagree); the row is ignored",
     "RC099": "internal error while auditing the board (a bug in revoke-audit; please report it)",
-    "RC032": "a card marked ^R that cannot be checked (the replay stopped before it)",
+    "RC032": "a card marked ^R that cannot be checked (the replay stopped before it, or a card "
+             "not recorded hides the suit led or the player's holding)",
     "RC031": "a revoke the record does not mark ^R (on a board whose producer marks revokes)",
     # --- laws selection (LW): notes, never errors ---
     "LW001": "--laws auto: on a board with a revoke or defective trick, the edition chosen from "

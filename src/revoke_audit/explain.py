@@ -20,6 +20,7 @@ from .scoring import result_string
 WIDTH = 80
 LEGEND = "* revoke, ! extra card (back to the hand), (none) no card played"
 LOG_LEGEND = "under a trick: what the director's log bound a player to there"
+UNKNOWN_LEGEND = "? a card played that the record does not give"
 
 
 def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = None,
@@ -125,8 +126,10 @@ def _play(a: BoardAudit) -> list[str]:
     bound: dict[int, list] = {}
     for b in rp.bindings:
         bound.setdefault(b.trick, []).append(b)
-    lines = [f"Play: {LEGEND}"] + ([f"      ({LOG_LEGEND})"] if bound else []) + \
-        [f" #  lead {'cards in time order':<32} won  {side}"]
+    lines = [f"Play: {LEGEND}"] + ([f"      ({LOG_LEGEND})"] if bound else [])
+    if any(t.unknown for t in rp.tricks):
+        lines.append(f"      {UNKNOWN_LEGEND}")
+    lines.append(f" #  lead {'cards in time order':<32} won  {side}")
     won = 0
     for t in rp.tricks:
         if t.winner is not None and t.winner % 2 == rp.declarer % 2:
@@ -141,9 +144,10 @@ def _trick_line(t: Trick, revokes: set, extras: list, won: int) -> str:
     """`` 3  E    HQ   S HJ   W D5*  N H4        -> E    1``."""
     entries = [(s, card_str(c) + ("*" if (t.number, s) in revokes else " ")) for s, c, _ in t.plays]
     lead = t.leader
-    for seat in t.omitted:  # in its turn among the others
+    gaps = [(seat, "(none)") for seat in t.omitted] + [(seat, "? ") for seat in t.unknown]
+    for seat, text in sorted(gaps, key=lambda g: (g[0] - lead) % 4):  # in its turn
         at = sum(1 for s, _ in entries if (s - lead) % 4 < (seat - lead) % 4)
-        entries.insert(at, (seat, "(none)"))
+        entries.insert(at, (seat, text))
     entries += [(s, card_str(c) + "!") for s, c in extras]
     cards = "  ".join(text if i == 0 and s == lead else f"{SEATS[s]} {text}"
                       for i, (s, text) in enumerate(entries))

@@ -78,7 +78,10 @@ class BridgeWhist(Laws1932):
         """Turned and quitted: any card of the next trick, or a claim, shows it (Laws of Bridge 1907, "The Revoke")."""
         if rp.claim is not None:
             return True
-        return fact.trick < len(rp.tricks) and bool(rp.tricks[fact.trick].plays)
+        if fact.trick >= len(rp.tricks):
+            return False
+        nxt = rp.tricks[fact.trick]
+        return bool(nxt.plays or nxt.unknown)
 
     def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
         """No 12th-trick rule in this code."""

@@ -50,8 +50,8 @@ def is_established(rp: Replay, trick_no: int, seat: int) -> bool:
     if rp.claim is not None:
         return True
     if trick_no < len(rp.tricks):
-        nxt = rp.tricks[trick_no]  # trick numbers are 1-based
-        return any(s % 2 == seat % 2 for s, _, _ in nxt.plays)
+        nxt = rp.tricks[trick_no]  # trick numbers are 1-based; a card not recorded was played
+        return any(s % 2 == seat % 2 for s in [p[0] for p in nxt.plays] + nxt.unknown)
     return False
 
 
@@ -146,22 +146,44 @@ def corrected_last_two(rp: Replay, fact: RevokeFact, partner_replays: bool = Tru
     62D2 his partner too, unless ``partner_replays`` is False), each in turn choosing the card
     best for his own side, a later offender now following suit; trick 13 plays itself.  With
     two cards each, every line is worked out (no solver).  None when the record lacks the
-    position (trick 12 not complete in the record, or the hands before it unknown)."""
-    if len(rp.hands_at) < 12 or len(rp.tricks) < 12 or rp.tricks[11].winner is None:
+    position (``uncorrectable`` says why)."""
+    if uncorrectable(rp, fact, partner_replays):
         return None
     hands, t12 = rp.hands_at[11], rp.tricks[11]
-    order = [(t12.leader + i) % 4 for i in range(4)]
+    order, pos, partner, free = _twelfth_seats(rp, fact, partner_replays)
     original = [t12.card_of(s) for s in order]
-    if None in original:
-        return None
-    offenders = [f.seat for f in rp.revokes if f.trick == 12] or [fact.seat]
-    pos = min(order.index(s) for s in offenders)
-    partner = (order[pos] + 2) % 4
-    free = {order[pos]} | {s for s in order[pos + 1:] if partner_replays or s != partner}
     line = _best_line(pos, tuple(original[:pos]), order, original, hands, rp.trump, free)
     winners = _play_out(line, order, hands, rp.trump)
     note = _partner_note(line, pos, partner, order, original, hands, rp, winners, free)
     return Corrected(winners, note)
+
+
+def _twelfth_seats(rp: Replay, fact: RevokeFact, partner_replays: bool
+                   ) -> tuple[list[int], int, int, set[int]]:
+    """Trick 12's seats in time order, the first offender's position, his partner, and the
+    seats that play again."""
+    t12 = rp.tricks[11]
+    order = [(t12.leader + i) % 4 for i in range(4)]
+    offenders = [f.seat for f in rp.revokes if f.trick == 12] or [fact.seat]
+    pos = min(order.index(s) for s in offenders)
+    partner = (order[pos] + 2) % 4
+    free = {order[pos]} | {s for s in order[pos + 1:] if partner_replays or s != partner}
+    return order, pos, partner, free
+
+
+def uncorrectable(rp: Replay, fact: RevokeFact, partner_replays: bool = True) -> str | None:
+    """Why the corrected trick 12 cannot be worked out from the record, or None when it can:
+    it needs the hands before trick 12 and the cards that stand (those played before the
+    offender, and his partner's when he does not play again); the others are played anew."""
+    if len(rp.tricks) < 12 or len(rp.hands_at) < 12:
+        return "the record stops before trick 12"
+    if not rp.hands_known(12):
+        return ("cards not recorded earlier in the play leave the hands at trick 12 unknown")
+    order, pos, _partner, free = _twelfth_seats(rp, fact, partner_replays)
+    missing = [s for s in order if s not in free and rp.tricks[11].card_of(s) is None]
+    if missing:
+        return (f"{seat_name(missing[0])}'s card to trick 12, which stands, is not recorded")
+    return None
 
 
 def _best_line(i: int, played: tuple[int, ...], order: list[int], original: list[int],
@@ -227,4 +249,4 @@ def _play_out(combo: tuple[int, ...], order: list[int], hands: tuple[int, ...],
 
 
 __all__ = ["Ruling", "TrickPool", "is_established", "winners", "revoke_finding", "defect_finding",
-           "corrected_last_two", "Corrected", "tricks_for_declarer", "TABLE", "AFTER_ROUND", "SUITS", "Trick"]
+           "corrected_last_two", "uncorrectable", "Corrected", "tricks_for_declarer", "TABLE", "AFTER_ROUND", "SUITS", "Trick"]

@@ -44,7 +44,7 @@ from ..cards import SEATS, SUIT_MASKS
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
-                     revoke_finding)
+                     revoke_finding, uncorrectable)
 from .law2017 import Laws2017
 
 
@@ -145,8 +145,8 @@ class Laws1932(Laws2017):
         """Trick 12 replayed with a card of the suit led; non-offenders after him may change."""
         fixed = corrected_last_two(rp, fact, partner_replays=False)
         if fixed is None:
-            why = ("the record does not give every card of trick 12, so the replayed trick "
-                   "cannot be worked out")
+            why = ("the replayed trick cannot be worked out: "
+                   + uncorrectable(rp, fact, partner_replays=False))
         else:
             owners.update(fixed.winners)
             why = "replayed: " + ", ".join(f"trick {n} to {SEATS[w]}"

@@ -9,10 +9,10 @@ from __future__ import annotations
 from ..duties import LAW50, Style
 from ..replay.model import FOLLOW, PENALTY_CARD
 from ..findings import tricks
-from ..cards import SEATS, SUITS
+from ..cards import SEATS, SUITS, seat_name
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
-                     is_established, revoke_finding, tricks_for_declarer, winners)
+                     is_established, revoke_finding, tricks_for_declarer, uncorrectable, winners)
 
 
 class Laws2017:
@@ -158,8 +158,20 @@ class Laws2017:
             later = bool(pool.won_by(side, t + 1))
             n = pool.take(side, t, 2 if later else 1)
             return n, "64A1", (f"the offender won the revoke trick: {tricks(n)} transferred (64A1)")
+        unsure = self._if_he_won(rp, fact, pool)
         n = pool.take(side, t, 1)
-        return n, "64A2", "one trick transferred (64A2)"
+        return n, "64A2", f"one trick transferred (64A2){unsure}"
+
+    def _if_he_won(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> str:
+        """When the record does not show who won the revoke trick, what 64A1 would give had
+        the offender won it."""
+        if rp.tricks[fact.trick - 1].winner is not None:
+            return ""
+        a1 = min(2, len(pool.won_by(fact.seat % 2, fact.trick)))
+        if a1 < 2:
+            return ""
+        return (f"; the record does not show who won trick {fact.trick}: had "
+                f"{seat_name(fact.seat)} won it, 64A1 would transfer {tricks(a1)}")
 
     def _would_move(self, rp: Replay, fact: RevokeFact) -> int:
         pool = TrickPool(rp, winners(rp))
@@ -178,8 +190,8 @@ class Laws2017:
         The adjusted result is tricks 12-13 replayed with the correct card."""
         fixed = corrected_last_two(rp, fact)
         if fixed is None:
-            why = ("trick-12 revoke: no automatic transfer (64B6); the record does not give "
-                   "every card of trick 12, so the correction cannot be worked out")
+            why = ("trick-12 revoke: no automatic transfer (64B6); the correction cannot be "
+                   f"worked out: {uncorrectable(rp, fact)}")
         else:
             owners.update(fixed.winners)
             who = ", ".join(f"trick {n} to {SEATS[w]}" for n, w in sorted(fixed.winners.items()))

@@ -20,13 +20,15 @@ FOLLOW, PENALTY_CARD, RESTRICTION = "61A1", "61A2", "61A3"
 @dataclass(slots=True)
 class Trick:
     """One trick in time order.  ``plays``: (seat, card, line) per seat that played to it
-    (an extra card is not among them); ``omitted``: seats that played no card (Law 67)."""
+    (an extra card is not among them); ``omitted``: seats that played no card (Law 67);
+    ``unknown``: seats that played a card the record does not give (PBN ``-``)."""
 
     number: int
     leader: int
     plays: list[tuple[int, int, int]] = field(default_factory=list)
     omitted: list[int] = field(default_factory=list)
     winner: int | None = None
+    unknown: list[int] = field(default_factory=list)
 
     @property
     def suit_led(self) -> int:
@@ -92,6 +94,14 @@ class Replay:
     auditable: bool = False  # deal, contract and play were good enough to replay
     coherent: bool = True  # the play can be the play of the recorded deal (coherence.judge)
     bindings: list = field(default_factory=list)  # duties.Binding: what a director's log bound
+    unsure_hands: set[int] = field(default_factory=set)  # tricks before which ``hands_at``
+    # is not exact: a card not recorded earlier that the rest of the play does not pin down
+    unchecked: dict[int, str] = field(default_factory=dict)  # card -> why its play to its
+    # trick cannot be judged (a card not recorded hides the suit led or the player's holding)
+
+    def hands_known(self, trick: int) -> bool:
+        """Are the hands before ``trick`` (1-based) exactly known?"""
+        return len(self.hands_at) >= trick and trick not in self.unsure_hands
 
     @property
     def trump(self) -> int | None:

@@ -11,9 +11,11 @@ from ..cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
 from .model import DefectFact, Replay, RevokeFact, Trick
 from ..findings import role_of
 from ..record import Play
+from . import unrecorded
 
 def replay_grouped(r: Replay, plays: list[Play]) -> None:
-    """PBN: cards grouped by trick with their seats; the leader is derived by replaying."""
+    """PBN: cards grouped by trick with their seats; the leader is derived by replaying.  A
+    card not recorded (``-``) hides only itself: see ``unrecorded``."""
     groups: dict[int, list[Play]] = {}
     for p in plays:
         groups.setdefault(p.trick, []).append(p)
@@ -21,7 +23,9 @@ def replay_grouped(r: Replay, plays: list[Play]) -> None:
     leader = r.record.play_leader if r.record.play_leader is not None else plays[0].seat
     _check_opening_leader(r, leader, plays[0].line)
     omission = _pbn_omission(r, plays)
-    for number in range(1, max(groups) + 1):
+    gaps = unrecorded.Gaps.of(plays)
+    last = max(groups)
+    for number in range(1, last + 1):
         group = groups.get(number, [])
         marked = [p.seat for p in group if "L" in p.marks]
         if marked:
@@ -29,30 +33,77 @@ def replay_grouped(r: Replay, plays: list[Play]) -> None:
         by_seat = {p.seat: p for p in group}
         trick = Trick(number, leader)
         r.hands_at.append(tuple(hands))
+        if any(gaps.hidden):
+            r.unsure_hands.add(number)
         r.tricks.append(trick)
-        for i in range(4):
-            seat = (leader + i) % 4
-            p = by_seat.get(seat)
-            if p is None:
-                break  # the record stops inside this trick
-            if p.card is None:
-                if omission == (number, seat) and i > 0:
-                    trick.omitted.append(seat)
-                    continue
-                r.add("RC013", f"trick {number}: {seat_name(seat)}'s card is not recorded, so "
-                      "nothing after it can be checked", p.line, trick=number, seat=seat)
+        if not _grouped_cards(r, hands, trick, by_seat, omission, gaps, number == last):
+            return  # coherence.judge says what the record's misplaced cards amount to
+        if len(trick.plays) + len(trick.omitted) + len(trick.unknown) == 4:
+            if not _close_grouped(r, trick, hands, gaps, groups.get(number + 1, [])):
+                return
+            leader = trick.winner
+        else:
+            if trick.unknown:
+                unrecorded.report(r, trick, gaps, stopped=False)
+            if number != last:
+                r.add("RC013", f"trick {number} is incomplete but play goes on", group[0].line,
+                      trick=number)
                 r.stopped_at = number
                 return
-            if not play_card(r, hands, trick, seat, p):
-                return  # coherence.judge says what the record's misplaced cards amount to
-        if len(trick.plays) + len(trick.omitted) == 4:
-            close_trick(r, trick)
-            leader = trick.winner
-        elif number != max(groups):
-            r.add("RC013", f"trick {number} is incomplete but play goes on", group[0].line,
-                  trick=number)
-            r.stopped_at = number
-            return
+
+
+def _grouped_cards(r: Replay, hands: list[int], trick: Trick, by_seat: dict[int, Play],
+                   omission: tuple[int, int] | None, gaps: unrecorded.Gaps, last: bool) -> bool:
+    """Put one PBN trick's cards on the table in time order; False when the replay must stop
+    (a card its player does not hold)."""
+    before = r.hands_at[-1]
+    for i in range(4):
+        seat = (trick.leader + i) % 4
+        p = by_seat.get(seat)
+        if p is None:
+            break  # the record stops inside this trick
+        if p.card is None:
+            if omission == (trick.number, seat) and i > 0:
+                trick.omitted.append(seat)
+                continue
+            if unrecorded.stops_here(trick, by_seat, i, last):
+                break
+            known = unrecorded.deduce(r, trick, before[seat], seat, p, gaps)
+            if known is None:
+                unrecorded.hide(trick, seat, p, gaps)
+                continue
+            p = known
+        if trick.leader in trick.unknown:
+            if not play_card(r, hands, trick, seat, p, judge=False):
+                return False
+            unrecorded.lead_unknown(r, trick, p)
+            continue
+        found = len(r.revokes)
+        if not play_card(r, hands, trick, seat, p):
+            return False
+        if len(r.revokes) > found and gaps.hidden[seat]:
+            unrecorded.unsure_revoke(r, before, gaps, seat)
+    return True
+
+
+def _close_grouped(r: Replay, trick: Trick, hands: list[int], gaps: unrecorded.Gaps,
+                   following: list[Play]) -> bool:
+    """The winner of a trick of four cards; with cards not recorded, the one seat every
+    candidate card gives (or the next line's ``^L`` leader among them).  False when it stays
+    unknown: the replay stops after this trick."""
+    if not trick.unknown:
+        close_trick(r, trick)
+        return True
+    won = unrecorded.possible_winners(trick, r.hands_at[-1], gaps, r.trump) or set()
+    unrecorded.settle(trick, hands, gaps)
+    marked = [p.seat for p in following if "L" in p.marks and p.seat in won]
+    if len(won) == 1 or marked:
+        trick.winner = marked[0] if marked else won.pop()
+        unrecorded.report(r, trick, gaps, stopped=False)
+        return True
+    unrecorded.report(r, trick, gaps, stopped=True)
+    r.stopped_at = trick.number
+    return False
 
 
 def _pbn_omission(r: Replay, plays: list[Play]) -> tuple[int, int] | None:
@@ -175,8 +226,10 @@ def _extra_card(r: Replay, trick: Trick, seat: int, p: Play) -> None:
 
 # --- one card, one trick -------------------------------------------------------------------
 
-def play_card(r: Replay, hands: list[int], trick: Trick, seat: int, p: Play) -> bool:
-    """Play ``p`` for ``seat``; record a failure to follow suit.  False when the replay must stop."""
+def play_card(r: Replay, hands: list[int], trick: Trick, seat: int, p: Play,
+              judge: bool = True) -> bool:
+    """Play ``p`` for ``seat``; record a failure to follow suit (unless ``judge`` is False: the
+    lead is not recorded).  False when the replay must stop."""
     bit = 1 << p.card
     if not hands[seat] & bit:
         holder = next((s for s in range(4) if hands[s] & bit), None)
@@ -189,7 +242,9 @@ def play_card(r: Replay, hands: list[int], trick: Trick, seat: int, p: Play) -> 
                   seat=seat, card=p.card, role=role_of(seat, r.declarer))
         r.stopped_at = trick.number
         return False
-    if trick.plays:
+    if not judge:
+        pass
+    elif trick.plays:
         led = trick.suit_led
         held = hands[seat] & SUIT_MASKS[led]
         if p.card // 13 != led and held:

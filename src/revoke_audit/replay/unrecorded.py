@@ -1,0 +1,178 @@
+"""Cards a PBN play line does not give (``-``), and what can still be checked around them.
+
+A PBN play line names the seat of every card, so a card that is not recorded hides that one
+card only: the other players' cards to the same trick, and their holdings, are still exact, so
+their failures to follow suit are still revokes.  What the missing card does hide:
+
+- the suit led, when it is the lead: nobody's card to that trick can be judged;
+- perhaps who won the trick: the missing card is taken to be a legal one (of the suit led when
+  its player certainly held that suit, Law 44C) and every such card is tried; when they do not
+  all give the same winner (and the next line does not mark its leader ``^L``), nothing after
+  that trick can be checked;
+- its player's hand from then on, by that one card: a later failure of his to follow is a
+  revoke only when he certainly held the suit - a card of it that the record shows him playing
+  later, or more cards of it than he has cards not recorded.
+
+A ``-`` after which the trick has no recorded card (in time order) and no later trick is no
+unknown card: the record simply stops there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from itertools import islice
+
+from ..cards import SUIT_MASKS, card_str, cards_in, count, seat_name, winning_index
+from ..record import Play
+from .model import Replay, Trick
+
+#: Combinations of candidate cards tried to find who won a trick; beyond it the winner is
+#: taken as unknown (a trick of four unknown cards early in the play).
+MAX_LINES = 4096
+
+
+@dataclass
+class Gaps:
+    """What the record leaves unknown so far: for each seat, the cards it plays that the record
+    gives (anywhere in the play), and how many of its cards were not recorded up to now."""
+
+    given: list[int]  # per seat: mask of every card the record shows that seat playing
+    hidden: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    lines: dict[int, int] = field(default_factory=dict)  # seat -> line of its last hidden card
+
+    @classmethod
+    def of(cls, plays: list[Play]) -> Gaps:
+        given = [0, 0, 0, 0]
+        for p in plays:
+            if p.card is not None and p.seat is not None:
+                given[p.seat] |= 1 << p.card
+        return cls(given)
+
+    def holds(self, hand: int, seat: int, suit: int) -> bool | None:
+        """Did ``seat`` hold ``suit`` (``hand``: his cards not yet shown played)?  True or
+        False when certain, None when it hangs on which cards were not recorded."""
+        mine = hand & SUIT_MASKS[suit]
+        if not mine:
+            return False
+        if not self.hidden[seat] or mine & self.given[seat] or count(mine) > self.hidden[seat]:
+            return True
+        return None
+
+    def candidates(self, hand: int, seat: int, suit: int | None) -> list[int]:
+        """The cards ``seat``'s unrecorded card may have been: one he held that the record does
+        not show him playing, of the suit led if he certainly held it."""
+        free = hand & ~self.given[seat] or hand
+        if suit is not None and self.holds(hand, seat, suit) and free & SUIT_MASKS[suit]:
+            free &= SUIT_MASKS[suit]
+        return list(cards_in(free))
+
+
+def stops_here(trick: Trick, by_seat: dict[int, Play], i: int, last: bool) -> bool:
+    """A ``-`` at position ``i`` of the last trick with no recorded card after it in time
+    order: the record stops there (nothing was played), no card is hidden."""
+    if not last:
+        return False
+    later = ((trick.leader + k) % 4 for k in range(i, 4))
+    return all(by_seat.get(s) is None or by_seat[s].card is None for s in later)
+
+
+def possible_winners(trick: Trick, hands: tuple[int, ...], gaps: Gaps,
+                     trump: int | None) -> set[int] | None:
+    """The seats that may have won ``trick`` (four cards, some unrecorded), trying every
+    candidate for each unrecorded card; None when there are too many lines to try."""
+    known = {s: c for s, c, _ in trick.plays}
+    order = [(trick.leader + k) % 4 for k in range(4)]
+    lines = islice(_lines(order, known, hands, gaps, []), MAX_LINES + 1)
+    won: set[int] = set()
+    for n, cards in enumerate(lines):
+        if n == MAX_LINES:
+            return None
+        won.add(order[winning_index(cards, trump)])
+    return won
+
+
+def _lines(order: list[int], known: dict[int, int], hands: tuple[int, ...], gaps: Gaps,
+           cards: list[int]):
+    """Every sequence of four cards the trick may have been, in time order."""
+    if len(cards) == 4:
+        yield list(cards)
+        return
+    seat = order[len(cards)]
+    led = cards[0] // 13 if cards else None
+    options = [known[seat]] if seat in known else gaps.candidates(hands[seat], seat, led)
+    for card in options:
+        cards.append(card)
+        yield from _lines(order, known, hands, gaps, cards)
+        cards.pop()
+
+
+def hide(trick: Trick, seat: int, p: Play, gaps: Gaps) -> None:
+    """Note ``seat``'s card to ``trick`` as not recorded."""
+    trick.unknown.append(seat)
+    gaps.lines[seat] = p.line
+
+
+def deduce(r: Replay, trick: Trick, hand: int, seat: int, p: Play, gaps: Gaps) -> Play | None:
+    """The unrecorded card when the rest of the play gives it away: the only card of
+    ``seat``'s (``hand``: before this trick) that the record does not show him playing, every
+    other one appearing later.  Then it is played as if recorded (RC013 still says it was not)."""
+    free = hand & ~gaps.given[seat]
+    if gaps.hidden[seat] or count(free) != 1:
+        return None
+    card = free.bit_length() - 1
+    r.add("RC013", f"trick {trick.number}: {seat_name(seat)}'s card is not recorded; it can only "
+          f"be {card_str(card)}, the one card of his that the rest of the play does not show, "
+          "so the play is checked with it", p.line, trick=trick.number, seat=seat, card=card)
+    gaps.given[seat] |= free
+    return p._replace(card=card)
+
+
+def settle(trick: Trick, hands: list[int], gaps: Gaps) -> None:
+    """Once the trick is over, its unrecorded cards are gone from their players' hands.  A
+    player's hand is uncertain by as many cards as he has unrecorded ones, until the cards the
+    record does not show him playing are exactly that many: then those were they."""
+    for seat in trick.unknown:
+        gaps.hidden[seat] += 1
+    for seat in range(4):
+        free = hands[seat] & ~gaps.given[seat]
+        if gaps.hidden[seat] and count(free) == gaps.hidden[seat]:
+            hands[seat] &= ~free
+            gaps.hidden[seat] = 0
+
+
+def report(r: Replay, trick: Trick, gaps: Gaps, stopped: bool) -> None:
+    """One RC013 per unrecorded card of ``trick``, saying what it leaves unchecked."""
+    lead_unknown = trick.leader in trick.unknown
+    for k, seat in enumerate(trick.unknown):
+        if seat == trick.leader:
+            what = (f"trick {trick.number}: {seat_name(seat)}'s lead is not recorded, so the "
+                    "other cards of the trick cannot be checked for revokes")
+        else:
+            what = f"trick {trick.number}: {seat_name(seat)}'s card is not recorded"
+            if not lead_unknown:
+                what += "; the other players' cards to the trick are still checked"
+        if stopped and k == len(trick.unknown) - 1:
+            what += (f"; who won trick {trick.number} depends on it, so nothing after it can "
+                     "be checked")
+        r.add("RC013", what, gaps.lines[seat], trick=trick.number, seat=seat)
+
+
+def unsure_revoke(r: Replay, hands: tuple[int, ...], gaps: Gaps, seat: int) -> None:
+    """The revoke just found for ``seat``, who has cards not recorded: keep it only when he
+    certainly held the suit led; otherwise drop it and say why it cannot be judged."""
+    fact = r.revokes[-1]
+    if gaps.holds(hands[seat], seat, fact.suit_led):
+        sure = hands[seat] & SUIT_MASKS[fact.suit_led] & gaps.given[seat]
+        if gaps.hidden[seat] and sure:
+            r.revokes[-1] = replace(fact, held=sure)
+        return
+    r.revokes.pop()
+    r.unchecked[fact.card] = (
+        f"trick {fact.trick}: {seat_name(seat)} played {card_str(fact.card)}, but whether he "
+        "still held the suit led depends on his earlier card that is not recorded")
+
+
+def lead_unknown(r: Replay, trick: Trick, p: Play) -> None:
+    """A card played to a trick whose lead is not recorded cannot be judged (a ^R mark on it
+    is answered with this reason)."""
+    r.unchecked[p.card] = (f"the lead to trick {trick.number} is not recorded, so the suit "
+                           "led is not known")

@@ -1,0 +1,175 @@
+"""Cards a PBN play line does not give (``-``): what can still be checked around them.
+
+Deals D1 and D2 of ``deals.py``; each case names the cards that decide it, worked out by hand.
+"""
+from pathlib import Path
+
+import pytest
+from builders import board
+from deals import BASE2, D1, D2, TWELFTH_REVOKE, WEST_REVOKES_3, WEST_REVOKES_4
+
+from revoke_audit.audit import audit_board
+from revoke_audit.explain import explain_text, find_board
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def audit(deal, contract, tricks, **kw):
+    a = audit_board(board(deal, contract, "S", tricks, **kw))
+    return a, [(f.code, f.law, f.trick, "NESW"[f.seat] if f.seat is not None else None)
+               for f in a.findings]
+
+
+def messages(a, code):
+    return [f.message for f in a.findings if f.code == code]
+
+
+def test_a_revoke_in_the_trick_of_an_unrecorded_card_is_still_found():
+    """Trick 4 of WEST_REVOKES_4 with South's card not recorded: East leads SQ, West discards
+    H7 holding S543, North wins with SK.  South's card cannot be S6 for sure (the record stops
+    after trick 5 with declarer's claim of 9, so his S8 S7 S6 are all untold), but West's
+    holding is exact: a revoke.  Who won trick 4?  South holds spades, so his card is one of
+    S8 S7 S6 (a legal card is presumed), all below SK: North.  Declarer has tricks 4-5, claims
+    9 of 13: E-W get one of the last eight, so 64A2 moves one trick: 9 -> 10."""
+    tricks = WEST_REVOKES_4[:3] + ["E:SQ S:- W:H7 N:SK", "N:DA E:D2 S:D8 W:D5"]
+    a, got = audit(D2, "3NT", tricks, result=9, stopped=True)
+    assert got == [("RC013", "", 4, "S"), ("RV001", "64A2", 4, "W")]
+    assert messages(a, "RC013") == ["trick 4: South's card is not recorded; the other players' "
+                                    "cards to the trick are still checked"]
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (9, 10)
+    assert a.replay.tricks[3].winner == 0 and a.replay.tricks[3].unknown == [2]
+
+
+def test_a_card_the_rest_of_the_play_gives_away_is_played_and_judged():
+    """West's card to trick 3 of WEST_REVOKES_3 and North's lead to trick 5 are not recorded.
+    Every other card of West's is played later, so his can only be D5 - played on East's HQ
+    lead while he held H7 H6: the revoke is found and ruled as if recorded (E won trick 3:
+    64A2, one trick: 11).  North's lead can only be DA.  (A single '-' in an otherwise full
+    record is read as a card omitted, Law 67: see test_law2017.)"""
+    tricks = (WEST_REVOKES_3[:2] + ["E:HQ S:HJ W:- N:H4", WEST_REVOKES_3[3]]
+              + ["N:- E:D2 S:D8 W:D6"] + WEST_REVOKES_3[5:])
+    a, got = audit(D2, "3NT", tricks)
+    assert got == [("RC013", "", 3, "W"), ("RV001", "64A2", 3, "W"), ("RC013", "", 5, "N")]
+    assert messages(a, "RC013")[0] == ("trick 3: West's card is not recorded; it can only be "
+                                       "D5, the one card of his that the rest of the play does "
+                                       "not show, so the play is checked with it")
+    assert a.ruling.tricks_adjusted == 11
+
+
+def test_an_unrecorded_lead_given_away_by_the_rest_of_the_play():
+    """North's lead to trick 5 is not recorded; his other eight cards all appear later, so it
+    was DA: he wins and the play is replayed to the end (10 tricks), nothing else to say."""
+    tricks = BASE2[:4] + ["N:- E:D2 S:D8 W:D5"] + BASE2[5:]
+    a, got = audit(D2, "3NT", tricks)
+    assert got == [("RC013", "", 5, "N")]
+    assert a.replay.play_status == "complete" and a.replay.tricks_played == 10
+
+
+def test_when_the_unrecorded_card_decides_the_trick_checking_stops_there():
+    """North's card to trick 4 (East leads SQ) is not recorded and the record stops after
+    trick 5 with a claim, so it is one of his SA SK S2: S2 loses to SQ (East wins), SA or SK
+    wins (North).  Who led trick 5 is therefore unknown: nothing after trick 4 is checked."""
+    tricks = BASE2[:3] + ["E:SQ S:S6 W:S3 N:-", "N:DA E:D2 S:D8 W:D5"]
+    a, got = audit(D2, "3NT", tricks, result=10, stopped=True)
+    assert got == [("RC013", "", 4, "N")]
+    assert messages(a, "RC013") == [
+        "trick 4: North's card is not recorded; the other players' cards to the trick are "
+        "still checked; who won trick 4 depends on it, so nothing after it can be checked"]
+    assert a.replay.stopped_at == 4 and a.replay.tricks[3].winner is None
+
+
+def test_a_leader_marked_on_the_next_line_settles_who_won():
+    """As above, but North's DA on trick 5 is marked ^L: North led it, so North won trick 4
+    (his card was SA or SK) and the play goes on."""
+    tricks = BASE2[:3] + ["E:SQ S:S6 W:S3 N:-", "N:^LDA E:D2 S:D8 W:D5"]
+    a, got = audit(D2, "3NT", tricks, result=10, stopped=True)
+    assert got == [("RC013", "", 4, "N")]
+    assert a.replay.stopped_at is None and a.replay.tricks[3].winner == 0
+    assert len(a.replay.complete_tricks) == 5
+
+
+def test_an_unrecorded_lead_hides_the_suit_led():
+    """North's lead to trick 2 is not recorded (the record stops after trick 3 with a claim, so
+    it could be any of his twelve cards): nobody's card to trick 2 can be judged, and West's
+    S6, marked ^R in the record, is answered "could not be checked" with that reason.  South's
+    ^L lead to trick 3 says South won trick 2."""
+    tricks = ["W:DJ N:DA E:D6 S:D4", "N:- E:ST S:SA W:^RS6", "S:^LHA W:H6 N:H3 E:H2"]
+    a, got = audit(D1, "4H", tricks, result=12, stopped=True)
+    assert got == [("RC032", "", None, "W"), ("RC013", "", 2, "N")]
+    assert messages(a, "RC013") == ["trick 2: North's lead is not recorded, so the other cards "
+                                    "of the trick cannot be checked for revokes"]
+    assert messages(a, "RC032") == ["S6 is marked ^R but could not be checked: the lead to "
+                                    "trick 2 is not recorded, so the suit led is not known"]
+
+
+def test_his_later_failure_to_follow_is_a_revoke_when_he_certainly_held_the_suit():
+    """East's card to trick 1 (West leads DJ) is not recorded: one of his D9 D8 D7 D6.  On
+    trick 2 he discards C9 on North's DK.  He had four diamonds and at most one is gone, and
+    D8, which he plays on trick 3, he certainly still held: a revoke, holding D8.  South ruffs
+    trick 3; E-W win nothing from trick 2 on in the claim of 13: no transfer (64B1)."""
+    tricks = ["W:DJ N:DA E:- S:D4", "N:DK E:C9 S:D5 W:D2", "N:DQ E:D8 S:HT W:D3"]
+    a, got = audit(D1, "4H", tricks, result=13, stopped=True)
+    assert got == [("RC013", "", 1, "E"), ("RV002", "64B1", 2, "E")]
+    rv = a.findings[1]
+    assert "played C9 on a diamond lead holding D8:" in rv.message
+
+
+def test_his_later_failure_to_follow_is_not_judged_when_it_hangs_on_the_unrecorded_card():
+    """East's card to trick 3 (South leads HA) is not recorded.  He held one heart, H2, and
+    had to follow with it, but the record does not say so.  On trick 4 he discards SJ on
+    South's HK (marked ^R): a revoke only if the unrecorded card was not H2 - not judged, and
+    the mark is answered with the reason."""
+    tricks = ["W:DJ N:DA E:D6 S:D4", "N:S2 E:ST S:SA W:S6", "S:HA W:H6 N:H3 E:-",
+              "S:HK W:H7 N:H4 E:^RSJ"]
+    a, got = audit(D1, "4H", tricks, result=12, stopped=True)
+    assert got == [("RC013", "", 3, "E"), ("RC032", "", None, "E")]
+    assert messages(a, "RC032") == [
+        "SJ is marked ^R but could not be checked: trick 4: East played SJ, but whether he "
+        "still held the suit led depends on his earlier card that is not recorded"]
+
+
+def test_unrecorded_cards_after_the_last_card_in_time_order_only_end_the_record():
+    """The line of trick 5 in seat columns from West: '- DA - -'.  North leads DA; the three
+    cards after it in time order are not given, and no trick follows: the record just stops
+    there (as after a claim at the lead), which is no unrecorded card."""
+    tricks = BASE2[:4] + ["W:- N:DA E:- S:-"]
+    a, got = audit(D2, "3NT", tricks)
+    assert got == [] and a.replay.play_status == "partial"
+
+
+def test_62d_correction_needs_the_hands_at_trick_12():
+    """TWELFTH_REVOKE with East's cards to tricks 1 and 13 not recorded: his card to trick 1
+    is D8 or his last card, C7, and the record never tells which, so the hands before trick 12
+    are not known and the correction cannot be worked out - the finding says exactly that."""
+    tricks = ["W:DJ N:DK E:- S:D4"] + TWELFTH_REVOKE[1:12] + ["S:C3 W:H8 N:S5 E:-"]
+    a, got = audit(D1, "4H", tricks)
+    assert ("RV003", "62D", 12, "W") in got
+    (rv,) = [f for f in a.findings if f.code == "RV003"]
+    assert rv.message.endswith("the correction cannot be worked out: cards not recorded earlier "
+                               "in the play leave the hands at trick 12 unknown")
+
+
+def test_explain_shows_the_unrecorded_card():
+    tricks = WEST_REVOKES_4[:3] + ["E:SQ S:- W:H7 N:SK", "N:DA E:D2 S:D8 W:D5"]
+    text = explain_text(audit_board(board(D2, "3NT", "S", tricks, result=9, stopped=True)))
+    assert "      ? a card played that the record does not give\n" in text
+    assert " 4  E    SQ   S ?   W H7*  N SK" in text
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not present")
+def test_1997_european_team_championship_board_7_open_room():
+    """North leads S7 against 3H by West; East's card is not recorded; South plays H5, marked
+    ^R in the file, holding SA SQ S4; West's card is not given and the record ends with a
+    claim.  South's holding is exact: a revoke (it was "could not be checked" before).  Who
+    won trick 1 is not recorded, so 64A2 (one trick) applies, and the finding says 64A1 would
+    give two had South won it."""
+    path = next(CORPUS.rglob("O1o11212.pbn"))
+    (rec,) = find_board([path], board=7, room="open")
+    a = audit_board(rec)
+    got = [(f.code, f.law, f.trick, f.marked) for f in a.findings]
+    assert got == [("RC013", "", 1, None), ("RV001", "64A2", 1, True)]
+    assert a.findings[1].message == (
+        "trick 1: South (defender) played H5 on a spade lead holding SA SQ S4: one trick "
+        "transferred (64A2); the record does not show who won trick 1: had South won it, 64A1 "
+        "would transfer 2 tricks")
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (8, 9)
