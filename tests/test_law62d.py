@@ -10,7 +10,11 @@ Welsh Bridge Union's example (rule of the month, January 2019):
 
     before trick 12:  N S3 S2   E S5 HJ   S SQ H8   W C6 H9
 """
+import pytest
 from builders import board
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from test_law2017_property import random_board
 
 from revoke_audit.audit import audit_board
 
@@ -83,3 +87,94 @@ def test_two_revokes_on_trick_12_are_explained_not_corrected():
         "played HJ holding S5; West played H9 holding S4): the lead is probably mis-recorded, "
         "so none of these is ruled a revoke")
     assert a.ruling.tricks_adjusted == a.replay.tricks_played == 12
+
+
+# --- the enumeration against a plain game tree, for each seat order ------------------------
+
+def _after_12(hands, order, cards, trump):
+    """Tricks 12 and 13 from trick 12's cards (time order): the winning seat of each."""
+    from revoke_audit.cards import winning_index
+    w12 = order[winning_index(list(cards), trump)]
+    last = {s: (hands[s] & ~(1 << c)).bit_length() - 1 for s, c in zip(order, cards)}
+    order13 = [(w12 + k) % 4 for k in range(4)]
+    return [w12, order13[winning_index([last[s] for s in order13], trump)]]
+
+
+def _game_tree(hands, order, table, pos, trump):
+    """Law 62D stated on its own: the players before the offender keep their cards, the
+    offender plays his card of the suit led, each later player - partner included - in turn
+    plays the legal card that wins his side most of tricks 12-13, knowing the others will do
+    the same.  Returns the winners of tricks 12 and 13."""
+    from revoke_audit.cards import SUIT_MASKS, cards_in
+
+    def play(i, cards):
+        if i == 4:
+            return _after_12(hands, order, cards, trump)
+        seat = order[i]
+        if i < pos:
+            options = [table[i]]
+        else:
+            led = cards[0] // 13
+            options = list(cards_in(hands[seat] & SUIT_MASKS[led] or hands[seat]))
+        outcomes = [play(i + 1, cards + [c]) for c in options]
+        return max(outcomes, key=lambda w: sum(1 for x in w if x % 2 == seat % 2))
+
+    return play(0, [])
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 10**9), strain=st.integers(0, 4), declarer=st.integers(0, 3))
+@pytest.mark.parametrize("pos", [1, 2, 3], ids=["offender-2nd", "offender-3rd", "offender-4th"])
+def test_62d_correction_matches_the_game_tree(pos, seed, strain, declarer):
+    """Random deals played legally but for one failure to follow on trick 12 by the player in
+    position ``pos`` (2nd: the leader's left-hand opponent, his partner plays 4th; 3rd: his
+    partner led; 4th: his partner played 2nd).  The adjusted result is tricks 1-11 as played
+    plus tricks 12-13 as the game tree gives them."""
+    record, forced = random_board(seed, 12, pos, strain, declarer)
+    assume(forced is not None)
+    a = audit_board(record)
+    assert [(f.code, f.trick, f.seat) for f in a.findings] == [("RV003", 12, forced[1])]
+    rp = a.replay
+    t12 = rp.tricks[11]
+    order = [(t12.leader + k) % 4 for k in range(4)]
+    table = [t12.card_of(s) for s in order]
+    trump = None if strain == 4 else strain
+    won = _game_tree(rp.hands_at[11], order, table, pos, trump)
+    first_11 = sum(1 for t in rp.tricks[:11] if t.winner % 2 == declarer % 2)
+    assert a.ruling.tricks_adjusted == first_11 + sum(1 for w in won if w % 2 == declarer % 2)
+
+
+def test_trick_12_revoke_then_a_claim_mid_trick_is_still_corrected():
+    """The WBU example, but the record stops after East's HJ with a claim (declarer claims
+    12): South and West, who would play again anyway, did not play.  The correction needs only
+    the hands and North's S2 lead: East S5, South SQ, West ruffs H9, then East's HJ wins trick
+    13 over South's H8: E-W win both, declarer 11 (the claim's 12 is replaced)."""
+    _, rv = rule(WBU, CROSS_RUFF + ["N:S2 E:HJ"])
+    assert rv == [("RV004", "63A", 12, "E")]  # without the claim it was never established
+    a = audit_board(board(WBU, "4H", "S", CROSS_RUFF + ["N:S2 E:HJ"], result=12, stopped=True),
+                    "2017")
+    (f,) = [f for f in a.findings if f.code == "RV003"]
+    assert f.message.endswith("trick 12 to W, trick 13 to E; 16C: check that West's ruff with "
+                              "H9 was not suggested by the withdrawn card")
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (12, 11)
+
+
+def test_trick_12_correction_says_which_standing_card_is_missing():
+    """Under the 1932 Code the offender's partner keeps his card; here West's card to trick 12
+    is not recorded (record stops after South's SQ, with a claim), so the replayed trick cannot
+    be worked out - and the finding names West's card, not "the position"."""
+    a = audit_board(board(WBU, "4H", "S", CROSS_RUFF + ["N:S2 E:HJ S:SQ"], result=12,
+                          stopped=True), "1932")
+    (f,) = [f for f in a.findings if f.code == "RV003"]
+    assert f.message.endswith("the replayed trick cannot be worked out: West's card to trick 12, "
+                              "which stands, is not recorded")
+
+
+def test_two_opponents_failing_on_trick_12_are_explained_not_corrected():
+    """East (HJ, holding S5) and South (H8, holding SQ) both fail to follow North's S2: as for
+    partners, a mis-recorded lead is likelier than two revokes (RC015), and the message says
+    which cards and why none is ruled."""
+    a, rv = rule(WBU, CROSS_RUFF + ["N:S2 E:HJ S:H8 W:C6", "E:S5 S:SQ W:H9 N:S3"])
+    assert rv == [] and [f.code for f in a.findings] == ["RC015"]
+    assert a.findings[0].message.startswith(
+        "trick 12: East and South both fail to follow the S2 lead while holding the suit")

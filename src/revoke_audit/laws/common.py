@@ -216,8 +216,9 @@ def _options(seat: int, card: int, played: tuple[int, ...], hands: tuple[int, ..
 def _partner_note(line: tuple[int, ...], pos: int, partner: int, order: list[int],
                   original: list[int], hands: tuple[int, ...], rp: Replay,
                   winners: dict[int, int], free: set[int]) -> str | None:
-    """Law 16C (62D2): when the offender's partner's new card changed the result, the Director
-    checks that it was not suggested by the withdrawn card."""
+    """Law 16C (62D2): when the offender's partner's new card changed the result (or, if he
+    had not played to trick 12 at the table, when another card of his would have given another
+    result), the Director checks that it was not suggested by the withdrawn card."""
     if partner not in free:
         return None
     i = order.index(partner)
@@ -225,11 +226,19 @@ def _partner_note(line: tuple[int, ...], pos: int, partner: int, order: list[int
     if line[i] == kept:
         return None
     led = line[0] // 13
-    if kept // 13 != led and hands[partner] & SUIT_MASKS[led]:
+    if kept is None:  # he had not played yet: did another card of his give another result?
+        others = [c for c in _options(partner, line[i], line[:i], hands, True) if c != line[i]]
+        fixed = [original[:i] + [c] + original[i + 1:] for c in others]
+        if all(_play_out(_best_line(pos, line[:pos], order, alt, hands, rp.trump,
+                                    free - {partner}), order, hands, rp.trump) == winners
+               for alt in fixed):
+            return None
+    elif kept // 13 != led and hands[partner] & SUIT_MASKS[led]:
         return None  # his table card was itself a revoke: he had to change it
-    alone = _best_line(pos, line[:pos], order, original, hands, rp.trump, free - {partner})
-    if _play_out(alone, order, hands, rp.trump) == winners:
-        return None
+    else:
+        alone = _best_line(pos, line[:pos], order, original, hands, rp.trump, free - {partner})
+        if _play_out(alone, order, hands, rp.trump) == winners:
+            return None
     card = line[i]
     play = (f"ruff with {card_str(card)}" if rp.trump is not None and card // 13 == rp.trump
             and led != rp.trump else card_str(card))
