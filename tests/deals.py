@@ -110,3 +110,23 @@ WEST_REVOKES_9 = ["W:D7 N:DJ E:D3 S:D8", "N:DK E:D4 S:DT W:D6", "N:H2 E:HQ S:HT 
                   "N:C3 E:C6 S:CA W:CT", "S:S8 W:S5 N:S2 E:SQ", "E:SJ S:S7 W:C9 N:SK",
                   "N:C4 E:C7 S:CK W:C2", "S:CJ W:H6 N:C5 E:C8", "S:HJ W:H8 N:H3 E:HA",
                   "E:ST S:CQ W:S4 N:DQ"]
+
+# D3: 3H by South, West leads (built for Law 64C; tricks 1-9 are a legal random play).
+#     N JT32.5.J86.76432   E AK5.T8742..AKQ85   S Q7.AKJ6.AKQT7.JT   W 9864.Q93.95432.9
+# Winners of tricks 1-9: E S E S S S W S S: declarer 6... counted in the tests from the replay.
+# Before trick 10 (South on lead):  N S3 S2 C3 C2   E H2 CA CK CQ   S HA DA DK DQ
+#                                   W S4 D5 D4 D3
+D3 = "N:JT32.5.J86.76432 AK5.T8742..AKQ85 Q7.AKJ6.AKQT7.JT 9864.Q93.95432.9"
+D3_FIRST_9 = ["W:D2 N:D6 E:HT S:D7", "E:SK S:SQ W:S9 N:SJ", "E:SA S:S7 W:S6 N:ST",
+              "E:C8 S:CT W:C9 N:C6", "S:HK W:HQ N:H5 E:H8", "S:CJ W:S8 N:C7 E:C5",
+              "S:H6 W:H9 N:DJ E:H4", "W:H3 N:C4 E:H7 S:HJ", "S:DT W:D9 N:D8 E:S5"]
+
+# East keeps his last trump: on South's HA (trick 10) he discards CQ holding H2.  South wins
+# it; East ruffs South's DA (11) and cashes CA and CK (12-13).
+EAST_KEEPS_TRUMP_10 = D3_FIRST_9 + ["S:HA W:S4 N:S2 E:CQ", "S:DA W:D3 N:S3 E:H2",
+                                    "E:CA S:DK W:D4 N:C2", "E:CK S:DQ W:D5 N:C3"]
+
+# As above, but dummy discards C3 on trick 11 and then S3 on East's CA (trick 12) holding C2:
+# both sides have revoked.
+BOTH_SIDES_D3 = D3_FIRST_9 + ["S:HA W:S4 N:S2 E:CQ", "S:DA W:D3 N:C3 E:H2",
+                              "E:CA S:DK W:D4 N:S3", "E:CK S:DQ W:D5 N:C2"]

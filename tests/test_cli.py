@@ -11,9 +11,9 @@ from revoke_audit.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 BOARDS = """\
-source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west
-revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2
-revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west,tricks_equity,review_64c
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2,,
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West,,
 """
 FINDINGS = """\
 source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line
@@ -106,12 +106,16 @@ def test_quiet_prints_only_the_summary(cli):
                                      "1 revoke findings, 0 defective tricks, 0 record errors, 0 parse problems"]
 
 
-def test_equity_option_fills_the_column(cli, tmp_path):
-    findings = tmp_path / "f.csv"
-    r = cli("audit", "revoke.pbn", "--equity", "--findings", str(findings))
+def test_equity_option_fills_the_columns(cli, tmp_path):
+    """West's revoke on trick 3 of revoke.pbn: had he followed, East still wins it and N-S
+    take the rest: 10, one less than the adjusted 11, so no 64C review (see test_equity)."""
+    findings, boards = tmp_path / "f.csv", tmp_path / "b.csv"
+    r = cli("audit", "revoke.pbn", "--equity", "--findings", str(findings), "-o", str(boards))
     assert r.exit_code == 1
     header, row = findings.read_text().splitlines()
     assert dict(zip(header.split(","), row.split(",")))["equity_tricks"] == "10"
+    header, row = boards.read_text().splitlines()
+    assert header.endswith(",tricks_equity,review_64c") and row.endswith(",10,false")
 
 
 def test_library_api_gives_dataframes():
@@ -120,6 +124,7 @@ def test_library_api_gives_dataframes():
     assert list(result.boards.columns)[:3] == ["source", "line", "game"]
     assert result.boards.loc[0, "tricks_adjusted"] == 11
     assert result.findings.loc[0, "code"] == "RV001" and result.findings.loc[0, "equity_tricks"] == 10
+    assert result.boards.loc[0, "tricks_equity"] == 10 and not result.boards.loc[0, "review_64c"]
 
 
 def test_jobs_give_the_same_reports_in_the_same_order(cli, tmp_path):

@@ -20,7 +20,7 @@ def test_every_code_is_documented_with_an_example_and_no_other():
 def test_board_columns_in_order():
     section = README.split("**boards.csv**")[1].split("**findings.csv**")[0]
     names = [n for line in section.splitlines() if line.startswith("| `")
-             for n in re.findall(r"`([a-z_]+)`", line.split("|")[1])]
+             for n in re.findall(r"`([a-z_0-9]+)`", line.split("|")[1])]
     assert names == list(BOARD_COLUMNS)
 
 

@@ -1,8 +1,16 @@
 """Double-dummy estimates for Law 64C (``--equity``), on positions worked out by hand."""
-from builders import board
-from deals import BASE2, D2, WEST_REVOKES_3, WEST_REVOKES_9
+import random
+from functools import lru_cache
 
-from revoke_audit.audit import audit_board
+from builders import board
+from deals import (BASE2, BOTH_SIDES_D3, D2, D3, EAST_KEEPS_TRUMP_10, WEST_REVOKES_3,
+                   WEST_REVOKES_9, WEST_REVOKES_HEARTS_TWICE)
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from revoke_audit.audit import audit_board, board_row
+from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner, winning_index
+from revoke_audit.record import BoardRecord, Play
 
 
 def equity_findings(tricks):
@@ -31,3 +39,172 @@ def test_no_equity_without_the_option_or_without_a_revoke():
     a = audit_board(board(D2, "3NT", "S", WEST_REVOKES_9))
     assert [f.equity_tricks for f in a.findings] == [None]
     assert audit_board(board(D2, "3NT", "S", BASE2), equity=True).findings == []
+
+
+# --- the board's figures: tricks_equity and review_64c --------------------------------------
+
+def board_figures(deal, contract, tricks, **kw):
+    a = audit_board(board(deal, contract, "S", tricks), equity=True, **kw)
+    row = board_row(a)
+    return a, (row["tricks_played"], row["tricks_adjusted"], row["tricks_equity"],
+               row["review_64c"])
+
+
+def test_the_automatic_transfer_two_tricks_short_of_the_damage():
+    """D3, 3H by South.  Before trick 10 South (on lead) holds HA DA DK DQ, East H2 CA CK CQ,
+    West S4 D5 D4 D3, North S3 S2 C3 C2; declarer has won 5 tricks.  South cashes HA and East
+    keeps his H2, discarding CQ (a revoke); East ruffs South's DA and cashes CA CK: declarer 6.
+    64A2: South won the revoke trick, E-W won later ones: one trick, 7.  Had East followed with
+    H2, South's HA and three diamonds are all winners (West follows, East has only clubs): 9.
+    The automatic transfer is two tricks short: review_64c, EQ001."""
+    a, figures = board_figures(D3, "3H", EAST_KEEPS_TRUMP_10)
+    assert figures == (6, 7, 9, True)
+    assert [(f.code, f.law, f.equity_tricks) for f in a.findings] == [
+        ("RV001", "64A2", 9), ("EQ001", "64C", 9)]
+    assert a.findings[1].message == (
+        "had East followed suit on trick 10, double-dummy play gives declarer 9 tricks against 7 "
+        "after the automatic adjustment: the non-offending side may be due more (Law 64C)")
+
+
+def test_both_sides_revoked_equity_as_if_neither_had():
+    """As above, but dummy (North) too fails to follow: S3 on East's CA at trick 12, holding
+    C2.  Both revokes established: 64B7, no automatic transfer for East's; North's, on trick
+    12, is corrected (his C2 changes nothing: East's CA and CK win).  Declarer 6.  As if no
+    revoke had happened - from trick 10, East following with H2 - declarer makes 9: any
+    difference is for the Director under 64C2(b), so the board is flagged."""
+    a, figures = board_figures(D3, "3H", BOTH_SIDES_D3)
+    assert figures == (6, 6, 9, True)
+    (eq,) = [f for f in a.findings if f.code == "EQ001"]
+    assert eq.message == (
+        "had none of the revokes happened (East on trick 10, North on trick 12), double-dummy "
+        "play gives declarer 9 tricks against 6 after the automatic adjustment: both sides "
+        "revoked, so the Director assigns an adjusted score (64C2(b))")
+
+
+def test_repeated_revokes_equity_as_if_neither_had():
+    """D2: West discards D5 and D6 on tricks 2 and 3 holding hearts; East wins both.  The
+    first moves one trick (64A2), the second none (64B2): 10 played, 11 adjusted.  Had West
+    followed both times, East still wins tricks 2 and 3 and West's last heart never gets the
+    lead: N-S take the last ten, 10.  The non-offending side (N-S, declarer) does not gain:
+    review_64c false, no EQ001."""
+    a, figures = board_figures(D2, "3NT", WEST_REVOKES_HEARTS_TWICE)
+    assert figures == (10, 11, 10, False)
+    assert "EQ001" not in [f.code for f in a.findings]
+
+
+def test_no_figures_without_the_option():
+    a = audit_board(board(D3, "3H", "S", EAST_KEEPS_TRUMP_10))
+    row = board_row(a)
+    assert (row["tricks_equity"], row["review_64c"]) == (None, None)
+
+
+def test_rubber_codes_have_no_64c_review():
+    """The 1932 Code has no equity provision: the estimate is given, the review left empty."""
+    a, figures = board_figures(D3, "3H", EAST_KEEPS_TRUMP_10, laws="1932")
+    assert figures[2:] == (9, None)
+    assert "EQ001" not in [f.code for f in a.findings]
+
+
+# --- against a brute-force double-dummy search on small end positions -----------------------
+
+def brute_force(hands, leader, cards, trump, declarer):
+    """Declarer's side's tricks from this position (``cards``: played to the current trick),
+    by trying every legal card at every turn: declarer's side maximises, the other minimises."""
+    @lru_cache(maxsize=None)
+    def value(hands, leader, cards):
+        if not cards and not any(hands):
+            return 0
+        seat = (leader + len(cards)) % 4
+        hand = hands[seat]
+        legal = hand & SUIT_MASKS[cards[0] // 13] if cards else 0
+        results = []
+        for card in cards_in(legal or hand):
+            after = tuple(h & ~(1 << card) if s == seat else h for s, h in enumerate(hands))
+            now = cards + (card,)
+            if len(now) == 4:
+                w = (leader + winning_index(list(now), trump)) % 4
+                results.append((w % 2 == declarer % 2) + value(after, w, ()))
+            else:
+                results.append(value(after, leader, now))
+        return max(results) if seat % 2 == declarer % 2 else min(results)
+
+    return value(tuple(hands), leader, tuple(cards))
+
+
+def two_revokes_board(seed, revokes, strain, declarer):
+    """A random deal played legally except for a failure to follow at each (trick, position)
+    of ``revokes`` (when the player has another suit)."""
+    rnd = random.Random(seed)
+    deck = list(range(52))
+    rnd.shuffle(deck)
+    hands = [sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4)]
+    left, leader, plays, forced = list(hands), (declarer + 1) % 4, [], []
+    trump = None if strain == 4 else strain
+    for t in range(1, 14):
+        cards = []
+        for i in range(4):
+            seat = (leader + i) % 4
+            legal = left[seat]
+            if cards and legal & SUIT_MASKS[cards[0] // 13]:
+                other = legal & ~SUIT_MASKS[cards[0] // 13]
+                if (t, i) in revokes and other:
+                    legal = other
+                    forced.append((t, seat))
+                else:
+                    legal &= SUIT_MASKS[cards[0] // 13]
+            card = rnd.choice(list(cards_in(legal)))
+            left[seat] &= ~(1 << card)
+            cards.append(card)
+            plays.append(Play(seat, card, (), t, t))
+        leader = trick_winner(leader, cards, trump)
+    contract = f"1{['S', 'H', 'D', 'C', 'NT'][strain]}"
+    record = BoardRecord(source="p", line=1, game=1, format="pbn", hands=tuple(hands),
+                         contract_stated=contract, declarer_stated=declarer, vul="None",
+                         play_leader=(declarer + 1) % 4, play=tuple(plays))
+    return record, forced
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), first=st.sampled_from([(10, 1), (10, 2), (10, 3), (11, 1),
+                                                           (11, 2), (11, 3)]),
+       second=st.sampled_from([None, (11, 1), (11, 3), (12, 2)]),
+       strain=st.integers(0, 4), declarer=st.integers(0, 3))
+def test_equity_matches_a_brute_force_search(seed, first, second, strain, declarer):
+    """Random deals with one or two revokes in the last four tricks.  Each finding's
+    equity_tricks is the search from its own trick with that offender following suit; the
+    board's tricks_equity the search from the first revoke (as if none had happened), and
+    review_64c says whether that beats the automatic result for the non-offending side (or,
+    both sides having revoked, differs from it)."""
+    wanted = {first} | ({second} if second and second[0] > first[0] else set())
+    record, forced = two_revokes_board(seed, wanted, strain, declarer)
+    a = audit_board(record, equity=True)
+    rp = a.replay
+    assume(forced and rp.coherent and len({t for t, _ in forced}) == len(forced))
+    trump = None if strain == 4 else strain
+
+    def search(trick_no, seat):
+        trick = rp.tricks[trick_no - 1]
+        order = [(trick.leader + k) % 4 for k in range(4)]
+        before = [trick.card_of(s) for s in order[:order.index(seat)]]
+        won = sum(1 for t in rp.tricks[:trick_no - 1] if t.winner % 2 == declarer % 2)
+        hands = list(rp.hands_at[trick_no - 1])
+        for s, card in zip(order, before):
+            hands[s] &= ~(1 << card)
+        return won + brute_force(hands, trick.leader, before, trump, declarer)
+
+    for f in a.findings:
+        if f.code.startswith("RV"):
+            assert f.equity_tricks == search(f.trick, f.seat)
+    row = board_row(a)
+    expected = search(*forced[0])
+    assert row["tricks_equity"] == expected
+    adjusted = row["tricks_adjusted"]
+    sides = {seat % 2 for _, seat in forced}
+    if len(sides) == 2:
+        review = expected != adjusted
+    elif sides == {declarer % 2}:
+        review = expected < adjusted
+    else:
+        review = expected > adjusted
+    assert row["review_64c"] is review
+    assert ("EQ001" in [f.code for f in a.findings]) is review

@@ -9,11 +9,11 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
-from .cards import SEATS, SUITS, card_str, holding_str
+from .cards import SEATS, SUITS, card_str, holding_str, seat_name
 from .duties import apply_table_facts
 from .replay.model import FOLLOW
 from .codes import board_status, level
-from .findings import Finding
+from .findings import Finding, tricks as trick_count
 from .laws import AFTER_ROUND, EDITIONS, TABLE, Ruling, get_code
 from .laws.dates import choose_edition, parse_record_date
 from .record import BoardRecord
@@ -37,6 +37,8 @@ class BoardAudit:
     findings: list[Finding] = field(default_factory=list)
     tricks_stated: int | None = None
     table_facts: BoardFacts | None = None  # the director's log's rows for this board
+    tricks_equity: int | None = None  # --equity: declarer's tricks had no revoke happened
+    review_64c: bool | None = None  # --equity: that gives the non-offending side more
 
     def count(self, family: str) -> int:
         return sum(1 for f in self.findings if f.code.startswith(family))
@@ -168,26 +170,50 @@ def _label(r: BoardRecord) -> str:
 
 
 def _add_equity(a: BoardAudit) -> None:
-    """Fill ``equity_tricks`` on each revoke finding; EQ001 when the estimate gives the
-    non-offending side more than the automatic result (a case for Law 64C)."""
-    from .equity import equity_tricks, nos_better_off
+    """Fill ``equity_tricks`` on each revoke finding (double dummy had that offender followed
+    suit), the board's ``tricks_equity`` (as if no revoke had happened) and ``review_64c``;
+    EQ001 when the board estimate gives the non-offending side more than the automatic result
+    (a case for Law 64C; with both sides revoked, any difference: 64C2(b))."""
+    from .equity import board_equity, equity_tricks
 
     facts = {(f.trick, f.seat, f.card): f for f in a.replay.revokes}
-    adjusted = a.ruling.tricks_adjusted
+    established = []
     for i, finding in enumerate(a.findings):
         fact = facts.get((finding.trick, finding.seat, finding.card))
-        if not finding.code.startswith("RV") or fact is None or fact.kind != FOLLOW:
+        if not finding.code.startswith("RV") or fact is None:
+            continue
+        if finding.established:
+            established.append(fact)
+        if fact.kind != FOLLOW:
             continue  # a log's duty (61A2, 61A3) is not estimated as a failure to follow
         eq = equity_tricks(a.replay, fact)
-        if eq is None:
-            continue
-        a.findings[i] = replace(finding, equity_tricks=eq)
-        if adjusted is not None and finding.code != "RV003" and nos_better_off(a.replay, fact, eq, adjusted):
-            a.findings.append(Finding(
-                "EQ001", f"trick {fact.trick}: had the offender followed suit, double-dummy play "
-                f"gives declarer {eq} tricks against {adjusted} after adjustment: the "
-                "non-offending side may be due more under Law 64C", fact.line, law="64C",
-                trick=fact.trick, seat=fact.seat, equity_tricks=eq))
+        if eq is not None:
+            a.findings[i] = replace(finding, equity_tricks=eq)
+    board = board_equity(a.replay, established, a.ruling.tricks_adjusted,
+                         has_64c=a.ruling.scoring == "duplicate")
+    if board is None:
+        return
+    a.tricks_equity, a.review_64c = board.tricks, board.review
+    if board.review:
+        a.findings.append(_review_finding(a, board))
+
+
+def _review_finding(a: BoardAudit, board) -> Finding:
+    """EQ001: the figures a Director needs for Law 64C, in one sentence."""
+    first, adjusted = board.first, a.ruling.tricks_adjusted
+    revokes = [f for f in a.replay.revokes if f.trick >= first.trick]
+    if len(revokes) == 1:
+        had = f"had {seat_name(first.seat)} followed suit on trick {first.trick}"
+    else:
+        who = ", ".join(f"{seat_name(f.seat)} on trick {f.trick}" for f in revokes)
+        had = f"had none of the revokes happened ({who})"
+    if board.both_sides:
+        due = "both sides revoked, so the Director assigns an adjusted score (64C2(b))"
+    else:
+        due = "the non-offending side may be due more (Law 64C)"
+    return Finding("EQ001", f"{had}, double-dummy play gives declarer {trick_count(board.tricks)} "
+                   f"against {adjusted} after the automatic adjustment: {due}", first.line,
+                   law="64C", trick=first.trick, seat=first.seat, equity_tricks=board.tricks)
 
 
 # --- stated results -------------------------------------------------------------------------
@@ -286,6 +312,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         "scoring": ruling.scoring, "parse_problems": a.count("PS"),
         **_rubber(a, contract, declarer, played, adjusted),
         **dict(zip(("north", "east", "south", "west"), rec.names)),
+        "tricks_equity": a.tricks_equity, "review_64c": a.review_64c,
     }
 
 

@@ -86,8 +86,8 @@ CODES: dict[str, str] = {
              "the record's date is uncertain (no date, an adoption window, or a code in force "
              "that is not implemented)",
     # --- equity (EQ), with --equity: notes for the Director, never errors ---
-    "EQ001": "64C review: had the offender followed suit, double-dummy play gives the "
-             "non-offending side more than the automatic result",
+    "EQ001": "64C review: had no revoke happened, double-dummy play gives the non-offending "
+             "side more than the automatic result (both sides revoked: any difference)",
     # --- revokes (RV): Laws 61-64 ---
     "RV001": "established revoke: tricks transferred (64A1 / 64A2)",
     "RV002": "established revoke: no automatic transfer (an exception of 64B; 64C may apply)",

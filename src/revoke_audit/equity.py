@@ -5,41 +5,98 @@ the revoke cost them more.  The tool cannot judge, but it can estimate: from the
 before the revoke card, the offender is made to follow suit (he picks his best card of the suit
 led) and both sides play on double dummy.  Declarer's tricks before the revoke trick count as
 played.  Only boards with a revoke reach the solver.
+
+For the board (``board_equity``) the estimate is "as if no revoke had happened" (64C2(b) when
+both sides revoked, 64C2(a) for repeated revokes): from the first revoke on, every offender
+follows suit with his best card and play goes on double dummy - which is the estimate from the
+first revoke, since double-dummy play never revokes.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from endplay.dds import solve_board
 from endplay.types import Card, Deal, Denom, Player
 
-from .cards import card_str, deal_str
+from .cards import card_str, count, deal_str
 from .replay import Replay, RevokeFact
+from .replay.model import FOLLOW
 
 
 def equity_tricks(rp: Replay, fact: RevokeFact) -> int | None:
     """Declarer's double-dummy tricks had the offender followed suit at ``fact.trick``;
-    None when the position is not known (a defective trick, a replay that stopped early)."""
+    None when the position is not known (a defective trick, a card not recorded, a replay that
+    stopped early)."""
+    before = _cards_before(rp, fact)
+    if before is None:
+        return None
     t = fact.trick
-    if rp.strain is None or rp.declarer is None or len(rp.hands_at) < t:
-        return None
     trick = rp.tricks[t - 1]
-    if trick.omitted:
-        return None
-    before = []
-    for seat, card, _ in trick.plays:
-        if seat == fact.seat:
-            break
-        before.append(card)
     deal = Deal(deal_str(rp.hands_at[t - 1]))
     deal.first = Player(trick.leader)
     deal.trump = Denom(rp.strain)
     for card in before:
         deal.play(Card(card_str(card)))
     best = max(tricks for _card, tricks in solve_board(deal))
-    side = fact.seat % 2
     remaining = 13 - (t - 1)
-    won_before = sum(1 for x in rp.tricks[:t - 1] if x.winner is not None and x.winner % 2 == rp.declarer % 2)
-    declarer_side_later = best if side == rp.declarer % 2 else remaining - best
+    won_before = sum(1 for x in rp.tricks[:t - 1]
+                     if x.winner is not None and x.winner % 2 == rp.declarer % 2)
+    declarer_side_later = best if fact.seat % 2 == rp.declarer % 2 else remaining - best
     return won_before + declarer_side_later
+
+
+def _cards_before(rp: Replay, fact: RevokeFact) -> list[int] | None:
+    """The cards played to the revoke trick before the offender's, when the position there
+    is exactly known: the hands before the trick (each of the right size) and those cards."""
+    t = fact.trick
+    if rp.strain is None or rp.declarer is None or not rp.hands_known(t) or len(rp.tricks) < t:
+        return None
+    if any(count(h) != 14 - t for h in rp.hands_at[t - 1]):
+        return None  # a card omitted or doubled earlier (Law 67): not a position of play
+    trick = rp.tricks[t - 1]
+    order = [(trick.leader + i) % 4 for i in range(4)]
+    if trick.omitted or fact.seat not in order:
+        return None
+    before = [trick.card_of(s) for s in order[:order.index(fact.seat)]]
+    return None if None in before else before
+
+
+@dataclass(frozen=True)
+class BoardEquity:
+    """The board's 64C figures: declarer's double-dummy tricks had no revoke happened, and
+    whether that gives the non-offending side more than the automatic adjustment (None when
+    the code has no 64C)."""
+
+    tricks: int
+    review: bool | None
+    first: RevokeFact
+    both_sides: bool
+
+
+def board_equity(rp: Replay, facts: list[RevokeFact], adjusted: int | None,
+                 has_64c: bool = True) -> BoardEquity | None:
+    """Equity as if none of ``facts`` (the established revokes) had happened: the estimate
+    from the first of them.  None when there is none, or its position is not known."""
+    if not facts or any(f.kind != FOLLOW for f in facts):
+        return None  # a log's duty (61A2, 61A3) has no "card of the suit led" to put back
+    first = min(facts, key=lambda f: (f.trick, _position(rp, f)))
+    tricks = equity_tricks(rp, first)
+    if tricks is None:
+        return None
+    sides = {f.seat % 2 for f in facts}
+    both = len(sides) == 2
+    review = None
+    if has_64c and adjusted is not None:
+        if both:  # 64C2(b): equity for both sides, whichever way it goes
+            review = tricks != adjusted
+        else:
+            review = nos_better_off(rp, first, tricks, adjusted)
+    return BoardEquity(tricks, review, first, both)
+
+
+def _position(rp: Replay, fact: RevokeFact) -> int:
+    """Where in its trick the revoke was played (0 = the lead)."""
+    return (fact.seat - rp.tricks[fact.trick - 1].leader) % 4
 
 
 def nos_better_off(rp: Replay, fact: RevokeFact, equity: int, adjusted: int) -> bool:

@@ -33,8 +33,8 @@ INTEGERS = frozenset((
     "line", "game", "tricks_stated", "tricks_played", "tricks_adjusted", "score_ns",
     "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "parse_problems",
     "below_ns", "above_ns", "below_ew", "above_ew", "trick", "transferred", "equity_tricks",
-    "log_line"))
-BOOLEANS = frozenset(("established", "marked"))
+    "log_line", "tricks_equity"))
+BOOLEANS = frozenset(("established", "marked", "review_64c"))
 # every other column (source, event, date, board, room, contract, law, card, message, ...) is
 # ``string``
 

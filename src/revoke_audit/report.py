@@ -35,7 +35,7 @@ BOARD_COLUMNS = (
     "contract", "play", "tricks_stated", "tricks_played", "tricks_adjusted", "result_adjusted",
     "score_ns", "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "laws",
     "status", "scoring", "parse_problems", "below_ns", "above_ns", "below_ew", "above_ew",
-    "scoring_notes", "north", "east", "south", "west",
+    "scoring_notes", "north", "east", "south", "west", "tricks_equity", "review_64c",
 )
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
