@@ -59,11 +59,11 @@ def test_round_trip_then_only_new_findings_fail(archive):
     assert new.output.splitlines() == [
         "mixed.pbn:77: board 4: PS103 value of tag Site is not in quotes",
         "mixed.pbn:97: board 4: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
-        "holding H7 H6: one trick transferred (64A2)",
+        "holding H7 H6: one trick transferred to North-South (64A2)",
         "mixed.pbn:76: board 4 (N-S Ed North-Gus South, E-W Flo East-Di West): 3NT+1 430 -> "
         "3NT+2 460",
-        "4 boards: 3 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke findings, "
-        "0 defective tricks, 0 record errors, 1 parse problems; 4 findings in the baseline not shown"]
+        "4 boards: 3 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke finding, "
+        "0 defective tricks, 0 record errors, 1 parse problem; 4 findings in the baseline not shown"]
 
 
 def test_keys_are_counted(archive):

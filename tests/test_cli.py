@@ -17,8 +17,8 @@ revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregula
 """
 FINDINGS = """\
 source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line
-revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred (64A2),'=1+2,false,
-revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1),Di West,false,
+revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred to North-South (64A2),'=1+2,false,
+revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1),Di West,false,
 """
 
 
@@ -37,10 +37,10 @@ def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
     assert findings.read_text() == FINDINGS
     assert r.output.splitlines() == [
         "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
-        "holding H7 H6: one trick transferred (64A2)",
+        "holding H7 H6: one trick transferred to North-South (64A2)",
         "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo East-=1+2): 3NT+1 430 -> 3NT+2 460",
         "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
-        "holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1)",
+        "holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1)",
         "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
         "2 boards: 0 clean, 2 irregular, 0 inconsistent, 0 unreadable; 2 revoke findings, "
         "0 defective tricks, 0 record errors, 0 parse problems",
@@ -102,8 +102,8 @@ def test_stdout_formats(cli):
 
 def test_quiet_prints_only_the_summary(cli):
     r = cli("audit", "revoke.pbn", "-q")
-    assert r.output.splitlines() == ["1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; "
-                                     "1 revoke findings, 0 defective tricks, 0 record errors, 0 parse problems"]
+    assert r.output.splitlines() == ["1 board: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; "
+                                     "1 revoke finding, 0 defective tricks, 0 record errors, 0 parse problems"]
 
 
 def test_equity_option_fills_the_columns(cli, tmp_path):
@@ -161,7 +161,8 @@ def test_marked_revokes_are_known_to_the_table(tmp_path):
     runner = CliRunner()
     r = runner.invoke(main, ["audit", fixture, "--findings", str(findings)])
     assert r.exit_code == 1
-    assert "one trick transferred (64A2) (marked ^R in the record: the table knew of it)" in r.output
+    assert ("one trick transferred to East-West (64A2) (marked ^R in the record: the table knew "
+            "of it)") in r.output
     rows = list(csv.DictReader(findings.open()))
     assert [(x["code"], x["marked"]) for x in rows if x["code"].startswith("RV")] == [("RV001", "true")]
     assert runner.invoke(main, ["audit", fixture, "--fail-on", "unmarked"]).exit_code == 0

@@ -85,7 +85,7 @@ def test_baseline_in_the_settings_is_relative_to_that_file(tree):
     run("audit", "revoke.pbn", "--write-baseline", str(tree / "known.json"))
     settings(tree, '[tool.revoke-audit]\nbaseline = "known.json"\n')
     r = run("audit", "revoke.pbn")
-    assert r.exit_code == 0 and r.output.endswith("; 1 findings in the baseline not shown\n")
+    assert r.exit_code == 0 and r.output.endswith("; 1 finding in the baseline not shown\n")
 
 
 def test_explain_takes_its_own_keys_only(tree):

@@ -151,7 +151,8 @@ def test_required_lead_not_made_wins_the_trick_64a1(log):
     f = a.findings[0]
     assert f.message == (
         "trick 2: East (defender) did not lead a spade as required (Law 61A; log line 2) but led "
-        "HK holding SQ SJ ST S9: the offender won the revoke trick: 2 tricks transferred (64A1)")
+        "HK holding SQ SJ ST S9: East won the revoke trick and his side won a later one: 2 tricks "
+        "transferred to North-South (64A1)")
     assert a.replay.revokes[0].kind == RESTRICTION
     assert a.ruling.tricks_adjusted == 12
 

@@ -51,7 +51,7 @@ Play: * revoke, ! extra card (back to the hand), (none) no card played
 
 Findings:
   line 63: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead
-    holding H7 H6: one trick transferred (64A2)
+    holding H7 H6: one trick transferred to North-South (64A2)
 
 Ruling (Laws 2017):
   tricks for declarer, played: 10

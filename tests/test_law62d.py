@@ -48,8 +48,9 @@ def test_wbu_example_partner_plays_again_and_declarer_loses_both():
     assert rv == [("RV003", "62D", 12, "E")]
     assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (11, 11)
     assert a.findings[0].message.endswith(
-        "trick-12 revoke corrected (62D), no transfer (64B6): trick 12 to W, trick 13 to E; "
-        "16C: check that West's ruff with H9 was not suggested by the withdrawn card")
+        "a trick-12 revoke is corrected, no trick transferred (62D, 64B6); played again, trick "
+        "12 to West and trick 13 to East; 16C: check that West's ruff with H9 was not suggested "
+        "by the withdrawn card")
 
 
 def test_offender_third_to_play_only_the_fourth_player_plays_again():
@@ -154,7 +155,8 @@ def test_trick_12_revoke_then_a_claim_mid_trick_is_still_corrected():
     a = audit_board(board(WBU, "4H", "S", CROSS_RUFF + ["N:S2 E:HJ"], result=12, stopped=True),
                     "2017")
     (f,) = [f for f in a.findings if f.code == "RV003"]
-    assert f.message.endswith("trick 12 to W, trick 13 to E; 16C: check that West's ruff with "
+    assert f.message.endswith("trick 12 to West and trick 13 to East; 16C: check that West's "
+                              "ruff with "
                               "H9 was not suggested by the withdrawn card")
     assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (12, 11)
 
@@ -178,3 +180,13 @@ def test_two_opponents_failing_on_trick_12_are_explained_not_corrected():
     assert rv == [] and [f.code for f in a.findings] == ["RC015"]
     assert a.findings[0].message.startswith(
         "trick 12: East and South both fail to follow the S2 lead while holding the suit")
+
+
+def test_explain_shows_the_62d_correction_as_tricks_to_a_side():
+    """South's trick-12 revoke (declarer, third to play): played 12, corrected 11 - explain
+    says "1 trick to E-W", never "-1"."""
+    from revoke_audit.explain import explain_text
+    a, _ = rule(WBU, CROSS_RUFF + ["N:S2 E:S5 S:H8 W:C6", "S:SQ W:H9 N:S3 E:HJ"])
+    text = explain_text(a)
+    assert "  1 trick to E-W: the play as corrected (see the findings)\n" in text
+    assert not any(line.lstrip().startswith("-") for line in text.split("Ruling")[1].splitlines())

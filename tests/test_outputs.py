@@ -95,11 +95,11 @@ def test_text_output_ends_each_irregular_board_with_the_directors_line(cli, tmp_
     r = cli("audit", "table.pbn", "revoke.lin")
     assert r.output.splitlines()[:4] == [
         "table.pbn:26: board 2 5: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
-        "holding H7 H6: one trick transferred (64A2)",
+        "holding H7 H6: one trick transferred to North-South (64A2)",
         "table.pbn:4: board 2 (table 5, N-S Ed North-Gus South, E-W Flo East-=1+2): "
         "3NT+1 430 -> 3NT+2 460",
         "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
-        "holding S7 S6: the offender won the revoke trick: 1 trick transferred (64A1)",
+        "holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1)",
         "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
     ]
 
@@ -134,7 +134,7 @@ def test_github_escapes_properties_and_messages_as_the_actions_toolkit(cli, tmp_
     assert r.stdout.splitlines() == [
         "::error file=a%2Cb%3Ac%25d%0A%3A%3Aerror file=README.md%2Cline=1%3A%3Apwned.pbn,"
         "line=25,title=RV001::board 2: RV001 [64A2] trick 3: West (defender) played D5 on a "
-        "heart lead holding H7 H6: one trick transferred (64A2)"]
+        "heart lead holding H7 H6: one trick transferred to North-South (64A2)"]
 
 
 def test_github_levels_follow_the_codes(cli, tmp_path):
@@ -264,11 +264,11 @@ def test_disk_full_when_closing_leaves_both_old_reports_and_no_temp_file(cli, tm
     r = cli("audit", "revoke.pbn", "-o", "boards.csv", "--findings", "findings.csv")
     assert (r.exit_code, r.output) == (2, "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West "
                                           "(defender) played D5 on a heart lead holding H7 H6: one "
-                                          "trick transferred (64A2)\n"
+                                          "trick transferred to North-South (64A2)\n"
                                           "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo "
                                           "East-=1+2): 3NT+1 430 -> 3NT+2 460\n"
-                                          "1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 "
-                                          "unreadable; 1 revoke findings, 0 defective tricks, 0 "
+                                          "1 board: 0 clean, 1 irregular, 0 inconsistent, 0 "
+                                          "unreadable; 1 revoke finding, 0 defective tricks, 0 "
                                           "record errors, 0 parse problems\n"
                                           "Error: cannot write findings.csv: No space left on device\n")
     assert (tmp_path / "boards.csv").read_text() == "old boards\n"

@@ -14,7 +14,7 @@ LW = ("mixed.pbn:7: board 2: LW001 date 2017-06-12 falls in the adoption window 
       "(WBF March 2017, EBU 2017-08-01, ACBL 2017-09-25); 2017 applied")
 PS = "mixed.pbn:8: board 2: PS103 value of tag Site is not in quotes"
 RV = ("mixed.pbn:28: board 2: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
-      "holding H7 H6: one trick transferred (64A2)")
+      "holding H7 H6: one trick transferred to North-South (64A2)")
 DL = "mixed.pbn:7: board 2 (N-S Ed North-Gus South, E-W Flo East-Di West): 3NT+1 430 -> 3NT+2 460"
 RC = "mixed.pbn:55: board 3: RC023 Result says 8 tricks for declarer but the play gives 10"
 
@@ -27,10 +27,12 @@ def cli(monkeypatch):
 
 
 def summary(clean, irregular, inconsistent, rv, rc, ps, notes=0):
+    def many(n, thing):
+        return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
     text = (f"2 boards: {clean} clean, {irregular} irregular, {inconsistent} inconsistent, "
-            f"0 unreadable; {rv} revoke findings, 0 defective tricks, {rc} record errors, "
-            f"{ps} parse problems")
-    return text + (f", {notes} notes" if notes else "")
+            f"0 unreadable; {many(rv, 'revoke finding')}, 0 defective tricks, "
+            f"{many(rc, 'record error')}, {many(ps, 'parse problem')}")
+    return text + (f", {many(notes, 'note')}" if notes else "")
 
 
 def test_every_code_by_default(cli):

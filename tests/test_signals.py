@@ -122,7 +122,7 @@ def test_a_failing_stdout_is_a_one_line_error(tmp_path, fmt):
     with open("/dev/full", "w") as full:
         done = subprocess.run(CMD + ["audit", "revoke.pbn", "--format", fmt], cwd=tmp_path,
                               stdout=full, stderr=subprocess.PIPE, timeout=120)
-    summary = ("1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke findings, "
+    summary = ("1 board: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke finding, "
                "0 defective tricks, 0 record errors, 0 parse problems\n")
     error = "Error: cannot write standard output: No space left on device\n"
     assert done.returncode == 2

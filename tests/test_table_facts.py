@@ -115,8 +115,8 @@ def test_rows_match_boards_on_every_key_given():
 SESSION_FINDINGS = """\
 source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line
 tuesday-pairs.pbn,36,1,1,,RV002,64B3,2,E,defender,H,HK,C6,true,0,,trick 2: East (defender) did not play the major penalty card C6 (Law 50D1; log line 2) but led HK: a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C,Bob East,false,2
-tuesday-pairs.pbn,69,2,2,,RV001,64A1,2,E,defender,H,HK,SQ SJ ST S9,true,2,,trick 2: East (defender) did not lead a spade as required (Law 61A; log line 3) but led HK holding SQ SJ ST S9: the offender won the revoke trick: 2 tricks transferred (64A1),Bob East,false,3
-tuesday-pairs.pbn,103,3,3,,RV001,64A2,3,E,defender,S,SQ,HQ D4 D3 D2 C8 C7 C6,true,1,,"trick 3: East (defender) led SQ when a spade lead was forbidden (Law 61A; log line 4), holding HQ D4 D3 D2 C8 C7 C6: one trick transferred (64A2)",Bob East,false,4
+tuesday-pairs.pbn,69,2,2,,RV001,64A1,2,E,defender,H,HK,SQ SJ ST S9,true,2,,trick 2: East (defender) did not lead a spade as required (Law 61A; log line 3) but led HK holding SQ SJ ST S9: East won the revoke trick and his side won a later one: 2 tricks transferred to North-South (64A1),Bob East,false,3
+tuesday-pairs.pbn,103,3,3,,RV001,64A2,3,E,defender,S,SQ,HQ D4 D3 D2 C8 C7 C6,true,1,,"trick 3: East (defender) led SQ when a spade lead was forbidden (Law 61A; log line 4), holding HQ D4 D3 D2 C8 C7 C6: one trick transferred to North-South (64A2)",Bob East,false,4
 tuesday-pairs.pbn,136,4,4,,RV002,64B5,2,W,defender,S,H6,S7 S6,true,0,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (the table would have moved 1 trick),Di West,false,5
 tuesday-pairs.pbn,205,6,6,,RV002,64B3,5,W,defender,D,D6,D5,true,0,,trick 5: West (defender) played D6 before the minor penalty card D5 (Law 50C; log line 7): a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C,Di West,false,7
 """
@@ -174,8 +174,8 @@ def test_a_row_that_matches_no_board(cli, tmp_path):
     line = (f"{log}:3: board 9: RC040 director's log {log} line 3: no board in the input "
             "matches (board 9); the row (trick 3, East: penalty-card D8 major) is ignored")
     assert r.output.splitlines()[-2:] == [
-        line, "1 boards: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke findings, "
-              "0 defective tricks, 1 record errors, 0 parse problems"]
+        line, "1 board: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke finding, "
+              "0 defective tricks, 1 record error, 0 parse problems"]
     assert r.exit_code == 1  # board 1's lead-required revoke
     assert findings.read_text().splitlines()[-1] == (
         f"{log},3,,9,,RC040,,,E,,,D8,,,,,\"director's log {log} line 3: no board in the input "
@@ -312,7 +312,7 @@ def test_an_ignored_or_unselected_rc040_leaves_nothing_behind(cli, tmp_path):
         findings = tmp_path / "f.csv"
         r = cli("audit", clean, "--table-facts", str(log), "--findings", str(findings),
                 "--fail-on", "inconsistent", *chosen)
-        assert (r.exit_code, r.output) == (0, "1 boards: 1 clean, 0 irregular, 0 inconsistent, "
+        assert (r.exit_code, r.output) == (0, "1 board: 1 clean, 0 irregular, 0 inconsistent, "
                                               "0 unreadable; 0 revoke findings, 0 defective "
                                               "tricks, 0 record errors, 0 parse problems\n")
         assert findings.read_text().count("\n") == 1  # the header only
@@ -334,7 +334,7 @@ def test_rc040_in_a_baseline(cli, tmp_path):
     r = cli("audit", clean, "--table-facts", str(log), "--baseline", str(baseline),
             "--fail-on", "inconsistent")
     assert r.exit_code == 0
-    assert r.output.endswith("0 record errors, 0 parse problems; 1 findings in the baseline "
+    assert r.output.endswith("0 record errors, 0 parse problems; 1 finding in the baseline "
                              "not shown\n")
 
 

@@ -170,6 +170,6 @@ def test_1997_european_team_championship_board_7_open_room():
     assert got == [("RC013", "", 1, None), ("RV001", "64A2", 1, True)]
     assert a.findings[1].message == (
         "trick 1: South (defender) played H5 on a spade lead holding SA SQ S4: one trick "
-        "transferred (64A2); the record does not show who won trick 1: had South won it, 64A1 "
+        "transferred to East-West (64A2); the record does not show who won trick 1: had South won it, 64A1 "
         "would transfer 2 tricks")
     assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (8, 9)

@@ -223,3 +223,8 @@ def deal_str(hands: tuple[int | None, ...], first: int = NORTH) -> str:
 def seat_name(seat: int | None) -> str:
     """``North`` .. ``West``; ``?`` when the seat is unknown."""
     return SEAT_NAMES[seat] if seat is not None else "?"
+
+
+def side_name(seat: int) -> str:
+    """``North-South`` or ``East-West``: the side ``seat`` belongs to."""
+    return "North-South" if seat % 2 == 0 else "East-West"

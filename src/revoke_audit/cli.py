@@ -386,18 +386,23 @@ def _summary(tally, codes, fmt, known, recorder, write_baseline) -> None:
     families = Counter()
     for code, n in codes.items():
         families[FAMILIES[code[:2]].name] += n
-    text = (f"{boards} boards: {tally['clean']} clean, {tally['irregular']} irregular, "
+    text = (f"{_many(boards, 'board')}: {tally['clean']} clean, {tally['irregular']} irregular, "
             f"{tally['inconsistent']} inconsistent, {tally['unreadable']} unreadable; "
-            f"{families['revoke findings']} revoke findings, {families['defective tricks']} "
-            f"defective tricks, {families['record errors']} record errors, "
-            f"{families['parse problems']} parse problems")
+            + ", ".join(_many(families[name], name[:-1]) for name in (
+                "revoke findings", "defective tricks", "record errors", "parse problems")))
     if families["notes"]:
-        text += f", {families['notes']} notes"
+        text += f", {_many(families['notes'], 'note')}"
     if known is not None:
-        text += f"; {known.matched} findings in the baseline not shown"
+        text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")
     if recorder is not None:
-        echo(f"baseline: {recorder.count} findings written to {write_baseline}", err=fmt != "text")
+        echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
+             err=fmt != "text")
+
+
+def _many(n: int, thing: str) -> str:
+    """``1 board``, ``2 boards``: a count as a sentence says it."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 class SelectionError(click.ClickException):

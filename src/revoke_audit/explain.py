@@ -203,11 +203,19 @@ def _ruling(a: BoardAudit) -> list[str]:
             lines.append(f"  {tricks(f.transferred)} to {to}: {f.code} [{f.law}], trick "
                          f"{f.trick} ({seat_name(f.seat)}, {f.role})")
     if played is not None and adjusted is not None and played + moved != adjusted:
-        lines.append(f"  {adjusted - played - moved:+d} correction of the play (see the findings)")
+        lines.append(_correction(adjusted - played - moved, rp.declarer))
     lines.append(f"  tricks for declarer, adjusted: {_num(adjusted)}")
     played_res = result_string(a.record.contract, played)
     lines.append(f"  result: {played_res or '?'} -> {row['result_adjusted'] or '?'}")
     return lines + _score_lines(a, row)
+
+
+def _correction(change: int, declarer: int) -> str:
+    """Tricks that change hands otherwise than by a transfer (a trick-12 revoke corrected under
+    Law 62D, a stated result taken on a record error), as a count to a side, never signed."""
+    gainer = declarer if change > 0 else declarer + 1
+    to = "N-S" if gainer % 2 == 0 else "E-W"
+    return f"  {tricks(abs(change))} to {to}: the play as corrected (see the findings)"
 
 
 def _num(n: int | None) -> str:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from ..duties import CALLED, Style
 from ..replay.model import FOLLOW, PENALTY_CARD, RESTRICTION
-from ..cards import SEATS, SUIT_MASKS
+from ..cards import SEATS, SUIT_MASKS, seat_name
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
@@ -149,8 +149,8 @@ class Laws1932(Laws2017):
                    + uncorrectable(rp, fact, partner_replays=False))
         else:
             owners.update(fixed.winners)
-            why = "replayed: " + ", ".join(f"trick {n} to {SEATS[w]}"
-                                           for n, w in sorted(fixed.winners.items()))
+            why = "replayed, " + " and ".join(f"trick {n} to {seat_name(w)}"
+                                            for n, w in sorted(fixed.winners.items()))
         ruling.findings.append(revoke_finding(
             rp, fact, "RV003", f"{self.label} 12th trick", False, 0,
             f"a 12th-trick revoke is never established ({self.code}): no penalty; {why}"))

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..cards import card_str, seat_name, side_name
 from ..findings import tricks
-from ..cards import card_str
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import TrickPool, defect_finding, is_established
 from .law2017 import Laws2017
@@ -70,9 +70,9 @@ class Laws1997(Laws2017):
                 pool.taken.add(u)
                 n = 1 + pool.take(side, t, 1)
                 return n, "64A2", (
-                    f"one trick, plus one because the offender won trick {u} with {card_str(card)}, "
-                    f"which he could legally have played to trick {t}: {tricks(n)} transferred "
-                    "(64A2, 1997)")
+                    f"one trick, plus one because {seat_name(fact.seat)} won trick {u} with "
+                    f"{card_str(card)}, which he could legally have played to trick {t}: "
+                    f"{tricks(n)} transferred to {side_name(fact.seat + 1)} (64A2, 1997)")
         return super().transfer(rp, fact, pool)
 
     def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..duties import LAW50, Style
 from ..replay.model import FOLLOW, PENALTY_CARD
 from ..findings import tricks
-from ..cards import SEATS, SUITS, seat_name
+from ..cards import SEATS, SUITS, seat_name, side_name
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
                      is_established, revoke_finding, tricks_for_declarer, uncorrectable, winners)
@@ -82,7 +82,8 @@ class Laws2017:
 
     def nothing_won(self, fact: RevokeFact) -> tuple[str, str]:
         """64B1: the offending side won neither the revoke trick nor a later one."""
-        return "64B1", "no automatic transfer: the offending side won neither that trick nor a later one"
+        return "64B1", (f"no trick is transferred: {side_name(fact.seat)} won neither that trick "
+                        "nor a later one (64B1)")
 
     def exception(self, rp: Replay, fact: RevokeFact, earlier: list[RevokeFact],
                   discovered: str) -> tuple[str, str] | None:
@@ -157,10 +158,12 @@ class Laws2017:
         if pool.owner.get(t) is not None and rp.tricks[t - 1].winner == fact.seat:
             later = bool(pool.won_by(side, t + 1))
             n = pool.take(side, t, 2 if later else 1)
-            return n, "64A1", (f"the offender won the revoke trick: {tricks(n)} transferred (64A1)")
+            also = " and his side won a later one" if later else ""
+            return n, "64A1", (f"{seat_name(fact.seat)} won the revoke trick{also}: {tricks(n)} "
+                               f"transferred to {side_name(fact.seat + 1)} (64A1)")
         unsure = self._if_he_won(rp, fact, pool)
         n = pool.take(side, t, 1)
-        return n, "64A2", f"one trick transferred (64A2){unsure}"
+        return n, "64A2", f"one trick transferred to {side_name(fact.seat + 1)} (64A2){unsure}"
 
     def _if_he_won(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> str:
         """When the record does not show who won the revoke trick, what 64A1 would give had
@@ -194,8 +197,10 @@ class Laws2017:
                    f"worked out: {uncorrectable(rp, fact)}")
         else:
             owners.update(fixed.winners)
-            who = ", ".join(f"trick {n} to {SEATS[w]}" for n, w in sorted(fixed.winners.items()))
-            why = f"trick-12 revoke corrected (62D), no transfer (64B6): {who}"
+            who = " and ".join(f"trick {n} to {seat_name(w)}"
+                               for n, w in sorted(fixed.winners.items()))
+            why = (f"a trick-12 revoke is corrected, no trick transferred (62D, 64B6); played "
+                   f"again, {who}")
             if fixed.note:
                 why += f"; {fixed.note}"
         ruling.findings.append(revoke_finding(rp, fact, "RV003", "62D", True, 0, why))
@@ -212,6 +217,8 @@ class Laws2017:
         ruling.revoked(rp, fact.seat)
         n = pool.take(fact.seat % 2, fact.trick, 1)
         ruling.move(rp, fact.seat, n)
-        why = (f"deemed revoke, {tricks(n)} transferred (67B1, 64A2)" if n else
-               "deemed revoke, but his side won no trick from then on (67B1, 64B1)")
+        why = (f"he is deemed to have revoked: {tricks(n)} transferred to "
+               f"{side_name(fact.seat + 1)} (67B1, 64A2)" if n else
+               "he is deemed to have revoked, but his side won no trick from then on (67B1, "
+               "64B1)")
         ruling.findings.append(defect_finding(rp, fact, "DT001", "67B1", n, why))

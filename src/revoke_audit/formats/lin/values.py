@@ -150,7 +150,8 @@ def _check_deal(b: Board, hands: list[int | None], known: list[tuple[int, int]],
     elif not dup and not over:
         b.diag("PS205", "md: incomplete deal (" + ", ".join(
             f"{SEATS[s]} {counts[s]}" for s in counts) + " cards; "
-            f"{4 - len(known)} hand(s) not given); recorded as given", line)
+            f"{4 - len(known)} hand{'' if 4 - len(known) == 1 else 's'} not given); recorded as "
+            "given", line)
     return dup
 
 

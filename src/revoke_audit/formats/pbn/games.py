@@ -216,8 +216,8 @@ class Games:
         if not g.tags:
             if g.stray_count:
                 self.orphan(Diagnostic(
-                    "PS101", f"text outside tags and comments ignored ({g.stray_count} "
-                    "item(s)); no tag in this block", self.source, g.stray_line))
+                    "PS101", f"text outside tags and comments ignored ({_items(g.stray_count)}); "
+                    "no tag in this block", self.source, g.stray_line))
             for d in g.diags:
                 self.orphan(d)
             return
@@ -227,7 +227,7 @@ class Games:
             self.orphans = []
         if g.stray_count:
             g.add(Diagnostic("PS101", f"text outside tags and comments ignored "
-                             f"({g.stray_count} item(s) from this line on)",
+                             f"({_items(g.stray_count)} from this line on)",
                              self.source, g.stray_line))
         self.out.append(self._record(g))
 
@@ -301,3 +301,8 @@ class Inheritance:
                     got.append(name)
             g.add(Diagnostic("PS106", f"game has no Deal; {', '.join(got)} taken from the game "
                              "before", self.source, g.line))
+
+
+def _items(n: int) -> str:
+    """``1 item``, ``2 items``."""
+    return f"{n} item" if n == 1 else f"{n} items"
