@@ -43,7 +43,7 @@ from dataclasses import replace
 from typing import BinaryIO, Iterator
 
 from ...record import BoardRecord, Diagnostic
-from ..lines import iter_lines
+from ..lines import LineReader
 from .fast import read_block
 from .games import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Games
 from .lexer import Lexer
@@ -83,8 +83,8 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     lineno = size = 0
     block: list[bytes] = []
     collecting = True  # at the start of a block: it may be a plain game
-    for raw, cut in iter_lines(stream):
-        lineno += 1
+    lines = LineReader(stream)  # numbers the lines; a run of blank lines comes as one
+    for lineno, raw, cut in lines:
         if raw:
             if collecting and not cut:
                 block.append(raw)
