@@ -142,11 +142,14 @@ def families_at(lowest: str) -> tuple[str, ...]:
 def board_status(codes: Iterable[str], unreadable: bool = False) -> str:
     """A board's status from the codes of its findings: ``unreadable`` (no record could be
     read), else ``irregular`` (a revoke or defective trick), ``inconsistent`` (record errors
-    only) or ``clean``."""
+    only), ``unreadable`` again when the file ends inside the board (PS004), or ``clean``."""
     if unreadable:
         return "unreadable"
-    levels = {level(c) for c in codes}
-    return next((lv for lv in LEVELS[:2] if lv in levels), "clean")
+    codes = set(codes)
+    status = next((lv for lv in LEVELS[:2] if lv in {level(c) for c in codes}), "clean")
+    if status == "clean" and "PS004" in codes:  # the file ends inside the board: the rest of
+        return "unreadable"                      # it was never seen, so it cannot be clean
+    return status
 
 
 def annotation_level(code: str) -> str:
