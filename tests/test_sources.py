@@ -189,6 +189,19 @@ def test_a_zip_gives_the_same_boards_as_the_folder(tmp_path):
         os.path.relpath(r.source, folder) for r in from_folder]
 
 
+CORPUS_FOLDER = FIXTURES.parents[1] / "shared" / "corpus" / "eitazhou__bridge_played_hands"
+
+
+@pytest.mark.skipif(not CORPUS_FOLDER.is_dir(), reason="corpus absent")
+def test_a_real_folder_of_files_without_extension_zipped(tmp_path):
+    """101 boards in LIN files named by number only: zipped, they gave no row at all."""
+    archive = tmp_path / "corpus.zip"
+    archive.write_bytes(zip_bytes(members_of(CORPUS_FOLDER)))
+    from_folder = list(read_boards(CORPUS_FOLDER))
+    assert len(from_folder) == 101
+    assert sourceless(read_boards(archive)) == sourceless(from_folder)
+
+
 def test_tar_and_tar_gz_give_the_same_boards_as_the_folder(tmp_path):
     folder = corpus_like_folder(tmp_path)
     members = members_of(folder)
