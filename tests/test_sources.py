@@ -350,6 +350,13 @@ def test_the_run_limit_spans_archives(tmp_path):
         ("c.pbn.gz", ["PS013"])]
 
 
+def test_the_library_takes_the_limits(tmp_path):
+    (tmp_path / "a.zip").write_bytes(zip_bytes({"a.pbn": PBN, "b.pbn": PBN}))
+    result = audit_paths(tmp_path / "a.zip", limits=Limits(archive_boards=6))
+    assert len(result.boards) == 7
+    assert list(result.findings["code"])[-1] == "PS015"
+
+
 def test_a_plain_file_is_not_counted_as_expanded(tmp_path):
     (tmp_path / "a.pbn").write_bytes(PBN * 3)
     assert not codes(read_boards(tmp_path, Limits(run_bytes=10, archive_bytes=10, ratio=1)))
