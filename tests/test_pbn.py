@@ -242,6 +242,23 @@ def test_truncated_file():
     assert codes(rec) == [("PS004", 2)]
 
 
+
+def test_a_file_cut_inside_a_play_section_is_not_clean():
+    from revoke_audit.audit import audit_board
+
+    r1, r2 = read("cut_in_play.pbn")
+    assert codes(r1) == [] and codes(r2) == [("PS004", 62)]
+    assert r2.truncated and len(r2.play) == 18
+    assert [audit_board(r).status for r in (r1, r2)] == ["clean", "unreadable"]
+    data = (FIX / "cut_in_play.pbn").read_bytes()
+    # with its final newline, or ended by "*", the same play is a partial record, not a cut
+    for whole in (data + b"\n", data + b" *", data + b"\r\n"):
+        r1, r2 = read_bytes(whole)
+        assert codes(r2) == [] and audit_board(r2).status == "clean"
+    # a complete play without a final newline is no cut either
+    assert [codes(r) for r in read("play_columns.pbn")] == [
+        codes(r) for r in read_bytes((FIX / "play_columns.pbn").read_bytes().rstrip())]
+
 def test_deal_with_53_cards_is_kept_with_a_diagnostic():
     r1, r2 = read("bad_deal53.pbn")
     assert r1.hands is not None and bin(r1.hands[WEST]).count("1") == 14

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from .audit import BoardAudit, audit_board, audit_records, board_row, check_options
 from .baseline import Baseline
-from .formats import read_boards
+from .formats import Limits, read_boards
 from .frames import load_report
 from .replay import replay
 from .selection import Selection
@@ -27,7 +27,7 @@ from .table_facts import TableFacts, TableFactsError, read_table_facts
 
 __all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "board_row",
            "read_boards", "replay", "BoardAudit", "load_report", "Selection", "Baseline",
-           "read_table_facts", "TableFacts", "TableFactsError"]
+           "read_table_facts", "TableFacts", "TableFactsError", "Limits"]
 
 
 @dataclass
@@ -40,7 +40,8 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discover
                 equity: bool = False, jobs: int = 1, *, select: Sequence[str] | None = None,
                 ignore: Sequence[str] | None = None, extend_select: Sequence[str] | None = None,
                 baseline: str | os.PathLike | None = None,
-                table_facts: "str | os.PathLike | TableFacts | None" = None) -> AuditResult:
+                table_facts: "str | os.PathLike | TableFacts | None" = None,
+                limits: Limits | None = None) -> AuditResult:
     """Audit every board under ``paths``; typed DataFrames with the report columns.
 
     ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
@@ -48,7 +49,8 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discover
     file written by ``--write-baseline``; findings in it are left out.  ValueError for an
     unknown ``laws``, ``discovered``, code or prefix, or an unreadable baseline.  ``table_facts``:
     a director's log (a path, or ``read_table_facts``' result); a malformed one raises
-    ``TableFactsError`` (a ``ValueError``) before anything is audited."""
+    ``TableFactsError`` (a ``ValueError``) before anything is audited.  ``limits``:
+    ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like)."""
     from .frames import frame_of
     from .report import BOARD_COLUMNS, FINDING_COLUMNS
     from .run import render_sources
@@ -60,7 +62,8 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discover
     if table_facts is not None and not isinstance(table_facts, TableFacts):
         table_facts = read_table_facts(table_facts)
     boards, findings = [], []
-    rendered = render_sources(paths, laws, discovered, equity, jobs, table_facts=table_facts)
+    rendered = render_sources(paths, laws, discovered, equity, jobs, table_facts=table_facts,
+                              limits=limits)
     for r in screen(rendered, selection, known):
         if r.row is not None:
             boards.append(r.row)

@@ -20,7 +20,7 @@ from .audit import audit_board
 from .baseline import Baseline, BaselineRecorder
 from .codes import CODES, FAMILIES, families_at
 from .config import ConfigError, find_config, read_config, shown
-from .formats import iter_sources, missing_paths
+from .formats import Limits, iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board,
                      silence_stdout, text_line)
@@ -97,13 +97,33 @@ class _Main(click.Group):
             return super().invoke(ctx)
 
 
+class ByteSize(click.ParamType):
+    """A size in bytes: ``1048576``, ``512M``, ``2G`` (binary units; ``K`` and ``KiB`` alike)."""
+
+    name = "size"
+    _SHIFT = {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            text = str(value)
+        else:
+            text = str(value).strip().upper().removesuffix("B").removesuffix("I")
+        unit = text[-1:] if text[-1:] in self._SHIFT else ""
+        number = text[:len(text) - len(unit)]
+        if not number.isdigit() or int(number) < 1:
+            self.fail(f"{value!r} is not a size (like 2G, 512M or a number of bytes)", param, ctx)
+        return int(number) << self._SHIFT[unit]
+
+
+LIMITS = Limits()
 FAIL_LEVELS = {"irregular": families_at("irregular"), "unmarked": families_at("irregular"),
                "inconsistent": families_at("inconsistent"), "any": families_at("parse"),
                "none": ()}
 #: Options a settings file may set (as ``fail-on = "inconsistent"``); the rest are per run.
 CONFIG_KEYS = ("laws", "discovered", "equity", "jobs", "fail-on", "exit-zero", "format", "quiet",
                "select", "ignore", "extend-select", "statistics", "baseline", "progress",
-               "table-facts")
+               "table-facts", "max-archive-bytes", "max-run-bytes", "max-ratio",
+               "max-archive-boards")
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
@@ -213,10 +233,21 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
                    "discovery per board")
 @click.option("--progress/--no-progress", default=None,
               help="progress bar on stderr (default: when stderr is a terminal)")
+@click.option("--max-archive-bytes", type=ByteSize(), default=LIMITS.archive_bytes,
+              show_default="2G", help="bytes one archive may expand to (PS012)")
+@click.option("--max-run-bytes", type=ByteSize(), default=LIMITS.run_bytes, show_default="32G",
+              help="bytes the archives of the whole run may expand to (PS013)")
+@click.option("--max-ratio", type=click.IntRange(min=1), default=LIMITS.ratio, show_default=True,
+              help="how many times its compressed size a stream may expand (PS014)")
+@click.option("--max-archive-boards", type=click.IntRange(min=1), default=LIMITS.archive_boards,
+              show_default=True, help="rows read from one archive (PS015)")
 def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
-          progress, table_facts) -> None:
-    """Audit every board in PATHS (files, folders, .gz, .zip; - for stdin)."""
+          progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
+          max_archive_boards) -> None:
+    """Audit every board in PATHS (files, folders, .zip, .tar, .gz; - for stdin)."""
+    limits = Limits(archive_bytes=max_archive_bytes, run_bytes=max_run_bytes, ratio=max_ratio,
+                    archive_boards=max_archive_boards)
     explicit = click.get_current_context().get_parameter_source("fmt") == ParameterSource.COMMANDLINE
     boards, findings, fmt = _targets(paths, output, findings_path, fmt, explicit)
     log = _read_log(table_facts)
@@ -228,11 +259,13 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
     codes: Counter[str] = Counter()
     marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
     collected: list = []
+    read = Counter()  # hand records read, before --select and the baseline
     bar = _progress(len(sources), quiet, progress)
     try:
         with Reports(boards, findings) as reports, closing(render_sources(
-                sources, laws, discovered, equity, jobs, bar.update_file, log)) as rendered:
-            for r in screen(rendered, selection, known, recorder):
+                sources, laws, discovered, equity, jobs, bar.update_file, log,
+                limits)) as rendered:
+            for r in screen(_counted(rendered, read), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     tally[r.status] += 1
                 codes.update(str(f["code"]) for f in r.findings)
@@ -257,11 +290,21 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
         raise IOFailure(f"cannot write {write_baseline}: {exc}") from exc
     finally:
         bar.close()
-    if not any(n for status, n in tally.items() if status != "unreadable"):
+    if not read["records"]:
         raise IOFailure(f"no hand record found in {', '.join(paths)}")
     counted = sum(n for code, n in codes.items() if code[:2] in FAIL_LEVELS[fail_on])
     fail = counted > (marked if fail_on == "unmarked" else 0)
     sys.exit(1 if fail and not exit_zero and not write_baseline else 0)
+
+
+def _counted(rendered, read: Counter) -> Iterator:
+    """``rendered`` as it is, counting the hand records in ``read``: not the placeholder row
+    of a source with no board, but a board cut off by the end of its file (PS004) is one."""
+    for r in rendered:
+        if r.row is not None and (r.status != "unreadable"
+                                  or any(f["code"] == "PS004" for f in r.findings)):
+            read["records"] += 1
+        yield r
 
 
 def _load_baseline(path: str | None) -> Baseline | None:

@@ -11,15 +11,21 @@ from typing import Iterable
 
 CODES: dict[str, str] = {
     # --- shared by all readers (PS0xx) ---
-    "PS001": "file cannot be read (missing, unreadable, or an archive member that cannot be opened)",
+    "PS001": "file or folder cannot be read (missing, unreadable, a damaged archive or member)",
     "PS002": "text is not in the declared charset or UTF-8; decoded as cp1252",
     "PS003": "content is neither PBN nor LIN (binary or unknown text)",
-    "PS004": "file ends in the middle of a board (truncated)",
+    "PS004": "file ends in the middle of a board (truncated): the board is not reported clean",
     "PS005": "line too long; cut at the limit",
     "PS006": "board too large; the rest of it was skipped",
     "PS007": "the file is empty",
     "PS008": "file too large once decompressed; the rest was not read",
     "PS009": "too many problems in one board (or outside boards); the rest are not listed",
+    "PS010": "archive member skipped: not PBN, LIN or an archive by name or content (or nested too deep)",
+    "PS011": "folder or archive with no file to read (empty, or nothing in it is PBN or LIN)",
+    "PS012": "archive larger than --max-archive-bytes decompressed; the rest of it was not read",
+    "PS013": "run larger than --max-run-bytes decompressed; the rest was not read",
+    "PS014": "stream expands more than --max-ratio times its compressed size; the rest was not read",
+    "PS015": "more than --max-archive-boards boards in one archive; the rest of it was not read",
     # --- PBN reader (PS1xx) ---
     "PS101": "text outside tags and comments ignored (or a stray '}' / '[')",
     "PS102": "tag not closed (no closing quote or bracket); read to the end of the line or ignored",
@@ -143,11 +149,14 @@ def families_at(lowest: str) -> tuple[str, ...]:
 def board_status(codes: Iterable[str], unreadable: bool = False) -> str:
     """A board's status from the codes of its findings: ``unreadable`` (no record could be
     read), else ``irregular`` (a revoke or defective trick), ``inconsistent`` (record errors
-    only) or ``clean``."""
+    only), ``unreadable`` again when the file ends inside the board (PS004), or ``clean``."""
     if unreadable:
         return "unreadable"
-    levels = {level(c) for c in codes}
-    return next((lv for lv in LEVELS[:2] if lv in levels), "clean")
+    codes = set(codes)
+    status = next((lv for lv in LEVELS[:2] if lv in {level(c) for c in codes}), "clean")
+    if status == "clean" and "PS004" in codes:  # the file ends inside the board: the rest of
+        return "unreadable"                      # it was never seen, so it cannot be clean
+    return status
 
 
 def annotation_level(code: str) -> str:

@@ -92,6 +92,11 @@ class BoardRecord:
     unreadable: bool = False  # nothing usable could be read (a board row is still written)
 
     @property
+    def truncated(self) -> bool:
+        """The file ends inside this board (PS004): what is missing cannot be audited."""
+        return any(d.code == "PS004" for d in self.diagnostics)
+
+    @property
     def contract(self) -> str | None:
         """The contract to audit: the stated one, else the one derived from the auction."""
         return self.contract_stated if self.contract_stated is not None else self.contract_derived

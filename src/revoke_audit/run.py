@@ -5,13 +5,14 @@ Signals belong to the parent: workers start with SIGINT blocked and leave SIGTER
 default, so Ctrl-C or a ``kill`` stops the run through the parent, which terminates the pool."""
 from __future__ import annotations
 
+import multiprocessing
 import signal
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from .audit import BoardAudit, audit_records, board_row, check_options
-from .formats import iter_sources, read_boards, read_file
+from .formats import Limits, RunBudget, iter_sources, read_file
 from .report import deferred_signals, finding_row, log_findings
 from .table_facts import TableFacts
 from .workers import resolve_jobs, worker_pool
@@ -40,13 +41,16 @@ def render(a: BoardAudit) -> Rendered:
 def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "table",
                    equity: bool = False, jobs: int = 1,
                    on_file: Callable[[str], None] | None = None,
-                   table_facts: TableFacts | None = None) -> Iterator[Rendered]:
+                   table_facts: TableFacts | None = None,
+                   limits: Limits | None = None) -> Iterator[Rendered]:
     """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
-    files are audited in that many processes (a file is the unit of work; 0: one per core).
+    files are audited in that many processes (a file is the unit of work; 0: one per core),
+    which share the run's limit on decompressed bytes (``limits``, against archive bombs).
     ``on_file(source)`` is called as each file is done (for a progress bar).  With a director's
     log, a last item without a board row carries the findings for the rows no board matched."""
     matched: set[int] = set()
-    for r in _render_boards(paths, laws, discovered, equity, jobs, on_file, table_facts):
+    for r in _render_boards(paths, laws, discovered, equity, jobs, on_file, table_facts,
+                            limits or Limits()):
         matched |= r.log_lines
         yield r
     if table_facts is not None:
@@ -55,26 +59,32 @@ def render_sources(paths: Iterable[str], laws: str = "2017", discovered: str = "
             yield Rendered(None, rows)
 
 
-def _render_boards(paths, laws, discovered, equity, jobs, on_file, table_facts
+def _render_boards(paths, laws, discovered, equity, jobs, on_file, table_facts, limits
                    ) -> Iterator[Rendered]:
     check_options(laws, discovered)
     jobs = resolve_jobs(jobs)
     done_file = on_file or (lambda source: None)
     if jobs <= 1:
+        run = RunBudget(limits.run_bytes)
         for src in iter_sources(paths):
-            for a in audit_records(read_boards([src]), laws, discovered, equity, table_facts):
+            for a in audit_records(read_file(src, limits, run), laws, discovered, equity,
+                                   table_facts):
                 yield render(a)
             done_file(src)
         return
     sources = list(iter_sources(paths))
-    work = [(src, laws, discovered, equity, table_facts) for src in sources if src != "-"]
+    work = [(src, laws, discovered, equity, table_facts, limits) for src in sources if src != "-"]
+    run = RunBudget(limits.run_bytes, multiprocessing.get_context("spawn").Value("q", 0))
     with ExitStack() as stack:
         with _pool_starting():
-            pool = stack.enter_context(worker_pool(jobs, initializer=_quiet_worker))
+            pool = stack.enter_context(worker_pool(jobs, initializer=_start_worker,
+                                                   initargs=(run,)))
         done = pool.imap(_render_file, work, chunksize=1)
         for src in sources:
-            if src == "-":
-                yield from _render_boards(["-"], laws, discovered, equity, 1, None, table_facts)
+            if src == "-":  # standard input is the parent's
+                for a in audit_records(read_file(src, limits, run), laws, discovered, equity,
+                                       table_facts):
+                    yield render(a)
             else:
                 yield from next(done)
             done_file(src)
@@ -111,7 +121,16 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _render_file(args: tuple[str, str, str, bool, TableFacts | None]) -> list[Rendered]:
-    src, laws, discovered, equity, table_facts = args
-    return [render(a) for a in audit_records(read_file(src), laws, discovered, equity,
-                                             table_facts)]
+_RUN: RunBudget | None = None  # in a worker: the run's decompressed bytes, shared
+
+
+def _start_worker(run: RunBudget) -> None:
+    global _RUN
+    _quiet_worker()
+    _RUN = run
+
+
+def _render_file(args: tuple[str, str, str, bool, TableFacts | None, Limits]) -> list[Rendered]:
+    src, laws, discovered, equity, table_facts, limits = args
+    return [render(a) for a in audit_records(read_file(src, limits, _RUN), laws, discovered,
+                                             equity, table_facts)]

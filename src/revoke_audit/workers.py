@@ -29,15 +29,15 @@ def resolve_jobs(jobs: int) -> int:
     return jobs
 
 
-def worker_pool(jobs: int, initializer: Callable[[], None] | None = None
-                ) -> multiprocessing.pool.Pool:
+def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
+                initargs: tuple = ()) -> multiprocessing.pool.Pool:
     """A pool of ``jobs`` spawned processes that do not re-run the main script; each runs
-    ``initializer`` first."""
+    ``initializer(*initargs)`` first."""
     context = multiprocessing.get_context("spawn")
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
-        return context.Pool(jobs, initializer=initializer)  # the workers start here, with the empty __main__
+        return context.Pool(jobs, initializer=initializer, initargs=initargs)  # the workers start here, with the empty __main__
     finally:
         if main is None:
             del sys.modules["__main__"]

@@ -1,10 +1,12 @@
 """Input: hand records from PBN and LIN, as ``BoardRecord``s and diagnostics, streaming.
 
-``sources`` opens paths (files, folders, archives, stdin) and tells PBN from LIN by content;
-the ``pbn`` and ``lin`` packages read one stream each; ``lines`` is the bounded line reading
-both share.  Nothing here raises on bad input: problems are ``PS`` diagnostics with a line."""
-from .sources import (MAX_MEMBER_BYTES, SUFFIXES, iter_sources, missing_paths, read_boards,
-                      read_file, read_stream, sniff, unreadable)
+``sources`` opens paths (files, folders, archives, stdin) and tells PBN from LIN by content,
+``streams`` bounds and decodes what it opens (the limits against archive bombs); the ``pbn`` and
+``lin`` packages read one stream each; ``lines`` is the bounded line reading both share.
+Nothing here raises on bad input: problems are ``PS`` diagnostics with a line, and a source
+that yields no board still yields one ``unreadable`` record."""
+from .sources import (SUFFIXES, Limits, RunBudget, as_paths, iter_sources, missing_paths,
+                      read_boards, read_file, read_stream, sniff, unreadable)
 
 __all__ = ["read_boards", "iter_sources", "missing_paths", "read_file", "read_stream", "sniff",
-           "unreadable", "SUFFIXES", "MAX_MEMBER_BYTES"]
+           "unreadable", "as_paths", "Limits", "RunBudget", "SUFFIXES"]

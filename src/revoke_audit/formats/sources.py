@@ -1,137 +1,446 @@
-"""Open paths (files, folders, ``.gz``, ``.zip``, ``-`` for stdin), tell PBN from LIN by
-content, and stream board records.
+"""Open what the user names - files, folders, archives, standard input - and stream the board
+records in it.
 
-Nothing here raises on bad input: a file that cannot be opened or read still yields one
-``unreadable`` record carrying a diagnostic, so it shows in the report.  Archive members are
-read in memory-bounded streams, never extracted, so no member name can escape to the disk."""
+Whichever way a hand record comes, it reads the same: a file is told PBN or LIN by its content
+(then by its name), and so is a member of a ``.zip``, a ``.tar`` or a gzip stream (``.gz``,
+``.tgz``), which are themselves recognised by their magic bytes, under any name and on standard
+input.  Text in UTF-16 or UTF-32 is decoded by its byte order mark, and a file whose lines end in
+a lone carriage return is read like any other.
+
+Folders are walked in name order (a folder's files, then its subfolders), skipping hidden
+entries (``.git``) and everything that is not a regular file (a FIFO would hang the run);
+a file that is not named ``.pbn``/``.lin`` or an archive is taken when its content is a hand
+record.  Archive members are sorted the same way (tar members stay in archive order), read in
+memory-bounded streams and never extracted, so no member name can reach the disk.
+
+Nothing here raises on bad input: every source yields at least one record - an ``unreadable``
+placeholder carrying a diagnostic when it holds no board (a missing file, a folder that cannot
+be listed, an empty archive, a member that is not a hand record).  The limits against archive
+bombs (``Limits``) stop the reading of one member, one archive or the whole run, each with its
+own diagnostic."""
 from __future__ import annotations
 
-import gzip
+import codecs
 import io
 import os
 import re
+import stat
 import sys
+import tarfile
+import tempfile
 import zipfile
-from typing import BinaryIO, Callable, Iterable, Iterator
+from typing import BinaryIO, Iterable, Iterator, Union
 
 from ..record import BoardRecord, Diagnostic
+from .streams import (BLANK, HEAD, Gunzip, Limits, Meter, Reading, RunBudget, Text,
+                      open_head)
 
-SUFFIXES = (".pbn", ".lin", ".gz", ".zip")
-MAX_MEMBER_BYTES = 512 << 20  # decompressed bytes read from one archive member or .gz file
+PathArg = Union[str, bytes, os.PathLike]
+TEXT_SUFFIXES = (".pbn", ".lin")
+ARCHIVE_SUFFIXES = (".gz", ".tgz", ".zip", ".tar")
+SUFFIXES = TEXT_SUFFIXES + ARCHIVE_SUFFIXES
+MAX_DEPTH = 4  # archives inside archives
+_SPOOL = 16 << 20  # a zip read from a stream is held in memory up to this, then on disk
 _LIN_START = re.compile(rb"^\s*[a-zA-Z]{2}\|")
 _PBN_START = re.compile(rb"^\s*(%|\[|;|\{)")
+_LIN_KEY = re.compile(rb"\b(md|pn|qx|vg)\|")
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
-def read_boards(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Iterator[BoardRecord]:
-    """Every board record in ``paths`` (one path, or several), in order; folders are walked
-    recursively (sorted)."""
-    for source in iter_sources(paths):
-        if source == "-":
-            yield from read_stream(sys.stdin.buffer, "<stdin>", "")
-        else:
-            yield from read_file(source)
+# --- paths -----------------------------------------------------------------------------------
 
-
-def iter_sources(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Iterator[str]:
-    """The files ``paths`` stand for, in reading order (``-`` for stdin stays ``-``).  One
-    ``str`` or path-like is one path.  A file named twice (or met again through a folder) is
-    read once."""
+def as_paths(paths: PathArg | Iterable[PathArg]) -> list[str]:
+    """``paths`` as a list of strings; one ``str``/``bytes``/``PathLike`` is one path."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    seen: set[str] = set()
-    for path in paths:
-        p = os.fsdecode(path)
-        for source in (_walk(p) if p != "-" and os.path.isdir(p) else [p]):
-            key = source if source == "-" else os.path.realpath(source)
-            if key not in seen:
-                seen.add(key)
-                yield source
+    return [os.fsdecode(p) for p in paths]
 
 
-def missing_paths(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[str]:
-    """The paths that name nothing that can be read (no such file or folder)."""
-    if isinstance(paths, (str, bytes, os.PathLike)):
-        paths = [paths]
-    return [os.fsdecode(p) for p in paths
-            if os.fsdecode(p) != "-" and not os.path.exists(os.fsdecode(p))]
+def missing_paths(paths: PathArg | Iterable[PathArg]) -> list[str]:
+    """The paths that name nothing (no such file or folder); ``-`` is standard input."""
+    return [p for p in as_paths(paths) if p != "-" and not os.path.exists(p)]
+
+
+def iter_sources(paths: PathArg | Iterable[PathArg]) -> Iterator[str]:
+    """The sources ``paths`` stand for, in reading order, each once (``-`` is stdin).
+
+    A folder gives the files found in it; a folder with nothing to read, or that cannot be
+    listed, gives itself (``read_file`` turns it into its row).  A file named twice, or named
+    and also found in a folder, is read at its first place only."""
+    seen: set[object] = set()
+    for path in as_paths(paths):
+        if path != "-" and os.path.isdir(path):
+            if not _first(path, seen):
+                continue
+            found = False
+            for src in _walk(path):
+                found = True
+                if src == path or _first(src, seen):
+                    yield src
+            if not found:
+                yield path
+        elif _first(path, seen):
+            yield path
+
+
+def _first(path: str, seen: set[object]) -> bool:
+    """Whether ``path`` (the same file or folder, by device and inode) is new to ``seen``."""
+    try:
+        st = os.stat(path)
+        key: object = (st.st_dev, st.st_ino) if st.st_ino else os.path.realpath(path)
+    except OSError:
+        key = os.path.normpath(path)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def _walk(folder: str) -> Iterator[str]:
-    """Regular files under ``folder`` that hold hand records, sorted; hidden folders (``.git``)
-    are skipped, and so is anything that is not a regular file (a FIFO would block the run)."""
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            path = os.path.join(root, name)
-            if not os.path.isfile(path):
+    """Recognised regular files under ``folder``, depth first in name order; a folder that
+    cannot be listed is yielded itself.  Hidden entries and symbolic links to folders are
+    skipped; no recursion, so no depth is too deep."""
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            yield current
+            continue
+        subfolders = []
+        for entry in entries:
+            if entry.name.startswith("."):
                 continue
-            if name.lower().endswith(SUFFIXES) or ("." not in name and _looks_like_record(path)):
-                yield path
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    subfolders.append(entry.path)
+                elif entry.is_file() and _recognised(entry.path, entry.name):
+                    yield entry.path
+            except OSError:
+                continue
+        stack.extend(reversed(subfolders))
 
 
-def _looks_like_record(path: str) -> bool:
-    """A file without an extension inside a folder counts when its content is PBN or LIN."""
+def _recognised(path: str, name: str) -> bool:
+    """A file in a folder is read when its name says PBN, LIN or an archive, or its content is
+    one of them."""
+    if name.lower().endswith(SUFFIXES):
+        return True
     try:
         with open(path, "rb") as fh:
-            return sniff(fh.read(4096), "") is not None
+            head = fh.read(HEAD)
     except OSError:
-        return False
+        return True  # it gets its row: the file exists but cannot be read
+    return _kind(head, "") is not None
 
 
-def read_file(path: str) -> Iterator[BoardRecord]:
-    """Records of one file (plain, ``.gz`` or ``.zip``)."""
-    low = path.lower()
+# --- reading ---------------------------------------------------------------------------------
+
+def read_boards(paths: PathArg | Iterable[PathArg], limits: Limits | None = None
+                ) -> Iterator[BoardRecord]:
+    """Every board record in ``paths``, in order (folders walked, archives opened)."""
+    limits = limits or Limits()
+    run = RunBudget(limits.run_bytes)
+    for source in iter_sources(paths):
+        yield from read_file(source, limits, run)
+
+
+def read_file(path: str, limits: Limits | None = None, run: RunBudget | None = None
+              ) -> Iterator[BoardRecord]:
+    """Records of one source from ``iter_sources``: a file, an archive, ``-``, or a folder
+    with nothing to read (its placeholder row)."""
+    reading = Reading(limits or Limits(), run)
+    if path == "-":
+        yield from _read_stdin(reading)
+        return
     try:
-        if low.endswith(".zip"):
-            yield from _read_zip(path)
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            yield _empty_folder(path)
             return
-        opener: Callable[[], BinaryIO] = (
-            (lambda: gzip.open(path, "rb")) if low.endswith(".gz") else (lambda: open(path, "rb")))
-        with opener() as fh:
-            inner = path[:-3] if low.endswith(".gz") else path
-            yield from read_stream(_Limited(fh), path, inner)
-    except (OSError, EOFError, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
+        fh = open(path, "rb")
+    except OSError as exc:
         yield unreadable(path, "PS001", f"cannot read file: {exc}")
-    except Exception as exc:  # a reader bug must not stop the run; the file still gets a row
-        yield unreadable(path, "PS001", f"internal error reading file ({type(exc).__name__}: {exc})")
+        return
+    with fh:
+        yield from _guarded(_read_blob(Meter(fh, reading), path, path, reading,
+                                       seekable=fh if stat.S_ISREG(mode) else None), path)
 
 
-def _read_zip(path: str) -> Iterator[BoardRecord]:
-    with zipfile.ZipFile(path) as zf:
-        for info in zf.infolist():
-            if info.is_dir() or not info.filename.lower().endswith(SUFFIXES[:2]):
-                continue
-            source = f"{path}!{info.filename}"
-            try:
-                with zf.open(info) as fh:
-                    yield from read_stream(_Limited(fh), source, info.filename)
-            except (OSError, EOFError, zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
-                yield unreadable(source, "PS001", f"cannot read archive member: {exc}")
+def read_stream(fh: BinaryIO, source: str, name: str, limits: Limits | None = None
+                ) -> Iterator[BoardRecord]:
+    """Records from one open binary stream (an archive, gzip, PBN or LIN, told by content;
+    ``name`` is the fallback for telling)."""
+    reading = Reading(limits or Limits(), None)
+    yield from _guarded(_read_blob(Meter(fh, reading), source, name, reading), source)
 
 
-class _Limited(io.RawIOBase):
-    """A read-only stream that stops after ``MAX_MEMBER_BYTES`` (zip/gzip bombs)."""
+def _read_stdin(reading: "Reading") -> Iterator[BoardRecord]:
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        yield unreadable("<stdin>", "PS001", "cannot read standard input: it is closed")
+        return
+    yield from _guarded(_read_blob(Meter(stdin, reading), "<stdin>", "", reading), "<stdin>")
 
-    def __init__(self, fh: BinaryIO, limit: int | None = None):
-        self.fh, self.cut = fh, False
-        self.left = MAX_MEMBER_BYTES if limit is None else limit
 
-    def readable(self) -> bool:
-        return True
+def _guarded(records: Iterator[BoardRecord], source: str) -> Iterator[BoardRecord]:
+    """A reader bug must not stop the run: the source still gets a row."""
+    try:
+        yield from records
+    except Exception as exc:  # noqa: BLE001 - the edge of the reading layer
+        yield unreadable(source, "PS001", f"internal error reading file "
+                         f"({type(exc).__name__}: {exc})")
 
-    def readinto(self, buf) -> int:
-        if self.left <= 0:
-            self.cut = self.cut or bool(self.fh.read(1))
-            return 0
-        data = self.fh.read(min(len(buf), self.left))
-        n = len(data)
-        buf[:n] = data
-        self.left -= n
-        return n
+
+def _empty_folder(path: str) -> BoardRecord:
+    """The row of a folder with no hand record in it, or that cannot be listed."""
+    try:
+        os.scandir(path).close()
+    except OSError as exc:
+        return unreadable(path, "PS001", f"cannot read folder: {exc}")
+    return unreadable(path, "PS011", "no PBN or LIN file in this folder")
+
+
+def _kind(head: bytes, name: str, blank: int = 0) -> str | None:
+    """``gzip``, ``zip``, ``tar``, ``pbn`` or ``lin`` from the content, else from the name."""
+    if not blank:
+        if head[:2] == b"\x1f\x8b":
+            return "gzip"
+        if head[:4] in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08"):
+            return "zip"
+        if head[257:262] == b"ustar":
+            return "tar"
+    kind = sniff(_text_head(head)[1], name)
+    if kind is not None:
+        return kind
+    low = name.lower()
+    if low.endswith((".gz", ".tgz")):
+        return "gzip"
+    if low.endswith(".zip"):
+        return "zip"
+    if low.endswith(".tar"):
+        return "tar"
+    return None
+
+
+def _text_head(head: bytes) -> tuple[str | None, bytes]:
+    """The encoding given by a BOM (None for UTF-8 and no BOM) and the head as UTF-8."""
+    for bom, encoding in _BOMS:
+        if head.startswith(bom):
+            return encoding, head.decode(encoding, errors="replace").encode("utf-8")
+    return None, head
+
+
+def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
+               member: bool = False, depth: int = 0, seekable: BinaryIO | None = None
+               ) -> Iterator[BoardRecord]:
+    """Records of one stream, whatever it holds; then a row for why it stopped, if it did.
+
+    ``member``: the stream is inside an archive (then content that is no hand record, under a
+    name that is not one either, is a skipped member, PS010).  ``seekable``: the file itself,
+    for a zip on disk."""
+    head, blank, stream = open_head(meter)
+    n = 0
+    if not head.strip(BLANK) and meter.stopped is None:
+        if member and not name.lower().endswith(SUFFIXES):
+            yield unreadable(source, "PS010", "archive member skipped: empty")
+        else:
+            yield unreadable(source, "PS007", "the file holds only blank lines" if blank
+                             else "the file is empty")
+        return
+    kind = _kind(head, name, blank) if head else None
+    if kind is None and head:
+        if member and not name.lower().endswith(SUFFIXES):
+            yield unreadable(source, "PS010", "archive member skipped: neither PBN nor LIN nor "
+                             "an archive")
+        else:
+            yield unreadable(source, "PS003", "content is neither PBN nor LIN")
+        return
+    if kind in ("gzip", "zip", "tar") and depth >= MAX_DEPTH:
+        yield unreadable(source, "PS010", f"archive member skipped: archives nested more than "
+                         f"{MAX_DEPTH} deep")
+        return
+    if kind == "gzip":
+        records = _read_gzip(stream, source, name, reading, member, depth)
+    elif kind == "zip":
+        records = _read_zip(stream, source, reading, depth, seekable)
+    elif kind == "tar":
+        records = _read_tar(stream, source, reading, depth)
+    elif kind is not None:
+        records = _read_text(stream, head, source, kind, reading, depth > 0 or member)
+    else:
+        records = iter(())
+    for record in records:
+        n += 1
+        yield record
+    if meter.stopped is not None:
+        code, message = meter.stopped
+        yield unreadable(source, code, message, game=n + 1)
+
+
+def _read_text(stream: io.BufferedReader, head: bytes, source: str, kind: str,
+               reading: Reading, in_archive: bool) -> Iterator[BoardRecord]:
+    """Boards of a PBN or LIN stream; within an archive, counted against its board limit."""
+    encoding, text = _text_head(head)
+    if encoding is None and head.startswith(codecs.BOM_UTF8):
+        stream.read(len(codecs.BOM_UTF8))
+    lines = text.lstrip(BLANK)
+    cr_lines = b"\r" in lines and b"\n" not in lines
+    if encoding or cr_lines:
+        stream = io.BufferedReader(Text(stream, encoding, cr_lines), 1 << 16)
+    if kind == "pbn":
+        from .pbn import read_pbn as reader
+    else:
+        from .lin import read_lin as reader
+    n = 0
+    limit = reading.limits.archive_boards
+    for record in reader(stream, source):
+        if in_archive:
+            if reading.boards >= limit:
+                reading.halted = True
+                yield _too_many(source, limit, n + 1)
+                return
+            reading.boards += 1
+        n += 1
+        yield record
+    if n == 0:
+        yield unreadable(source, "PS003", f"no board found in this {kind.upper()} file")
+
+
+def _read_gzip(stream: io.BufferedReader, source: str, name: str, reading: Reading,
+               member: bool, depth: int) -> Iterator[BoardRecord]:
+    """A gzip stream: what it holds, under the name without ``.gz`` (``.tgz`` -> ``.tar``)."""
+    gunzip = Gunzip(stream)
+    inner = Meter(gunzip, reading, lambda: gunzip.count)
+    low = name.lower()
+    inner_name = name[:-3] if low.endswith(".gz") else name[:-4] + ".tar" if low.endswith(
+        ".tgz") else name
+    yield from _read_blob(inner, source, inner_name, reading, member=member, depth=depth + 1)
+
+
+def _read_zip(stream: io.BufferedReader, source: str, reading: Reading, depth: int,
+              seekable: BinaryIO | None) -> Iterator[BoardRecord]:
+    """Every member of a zip, in folder order; a zip read from a stream is held first (a zip
+    needs its end)."""
+    held = _spool(stream) if seekable is None else None
+    try:
+        if seekable is not None:
+            seekable.seek(0)
+        zf = zipfile.ZipFile(held if held is not None else seekable)
+    except Exception as exc:  # noqa: BLE001 - BadZipFile, OSError, and worse on hostile input
+        yield unreadable(source, "PS001", f"cannot read archive: {exc}")
+    else:
+        with zf:
+            members = sorted((i for i in zf.infolist() if not i.is_dir()
+                              and _visible(i.filename)), key=lambda i: _folder_order(i.filename))
+            yield from _bounded((_read_zip_member(zf, i, source, reading, depth)
+                                 for i in members), source, reading)
+    finally:
+        if held is not None:
+            held.close()
+
+
+def _bounded(members: Iterator[Iterator[BoardRecord]], source: str, reading: Reading
+             ) -> Iterator[BoardRecord]:
+    """The rows of an archive's members, one member after another, until an archive-wide limit
+    stops them; PS011 when the archive gives no row at all.  The outermost archive counts the
+    rows that are not boards (skipped members and such) against the board limit too: a zip of
+    a million empty members is a bomb as well."""
+    n = 0
+    limit = reading.limits.archive_boards
+    reading.nesting += 1
+    try:
+        for records in members:
+            if reading.halted:
+                break
+            if reading.boards >= limit:
+                reading.halted = True
+                n += 1
+                yield _too_many(source, limit)
+                break
+            for record in records:
+                if record.format == "" and reading.nesting == 1:
+                    reading.boards += 1
+                n += 1
+                yield record
+    finally:
+        reading.nesting -= 1
+    if n == 0:
+        yield unreadable(source, "PS011", "no file in this archive (hidden ones aside)")
+
+
+def _too_many(source: str, limit: int, game: int = 1) -> BoardRecord:
+    return unreadable(source, "PS015", f"more than {limit} boards in one archive "
+                      "(--max-archive-boards); the rest of it was not read", game=game)
+
+
+def _read_zip_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, source: str,
+                     reading: Reading, depth: int) -> Iterator[BoardRecord]:
+    msource = f"{source}!{info.filename}"
+    try:
+        fh = zf.open(info)
+    except Exception as exc:  # noqa: BLE001 - encrypted, unknown method, bad header
+        yield unreadable(msource, "PS001", f"cannot read archive member: {exc}")
+        return
+    with fh:
+        meter = Meter(fh, reading, lambda: max(1, info.compress_size))
+        yield from _read_blob(meter, msource, info.filename, reading, member=True,
+                              depth=depth + 1)
+
+
+def _read_tar(stream: io.BufferedReader, source: str, reading: Reading, depth: int
+              ) -> Iterator[BoardRecord]:
+    """Every regular, visible member of a tar, in archive order (read as a stream)."""
+    yield from _bounded(_tar_members(stream, source, reading, depth), source, reading)
+
+
+def _tar_members(stream: io.BufferedReader, source: str, reading: Reading, depth: int
+                 ) -> Iterator[Iterator[BoardRecord]]:
+    """The records of each member, lazily; a tar that cannot be read to its end gives a last
+    "member" with its row (unless a limit stopped it, which has its own row)."""
+    try:
+        with tarfile.open(fileobj=stream, mode="r|") as tf:
+            for info in tf:
+                fh = tf.extractfile(info) if info.isreg() and _visible(info.name) else None
+                if fh is not None:
+                    yield _read_blob(Meter(fh, reading), f"{source}!{info.name}", info.name,
+                                     reading, member=True, depth=depth + 1)
+    except Exception as exc:  # noqa: BLE001 - tarfile.TarError and a stream cut short
+        if not reading.halted:
+            yield iter([unreadable(source, "PS001", f"cannot read archive to the end: {exc}")])
+
+
+def _spool(stream: BinaryIO) -> BinaryIO:
+    """The rest of ``stream`` in a seekable file (memory first, then disk)."""
+    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL)
+    while True:
+        chunk = stream.read(1 << 16)
+        if not chunk:
+            break
+        spool.write(chunk)
+    spool.seek(0)
+    return spool
+
+
+def _visible(member: str) -> bool:
+    """Not hidden: no part of the path starts with a dot (``.`` and ``..`` aside), and not the
+    ``__MACOSX`` folder of resource forks."""
+    parts = member.replace("\\", "/").split("/")
+    return not any(p.startswith(".") and p not in (".", "..") or p == "__MACOSX" for p in parts)
+
+
+def _folder_order(member: str) -> tuple[tuple[int, str], ...]:
+    """Sort key that puts archive members in the order a folder is walked: a folder's files by
+    name, then its subfolders by name."""
+    parts = member.split("/")
+    return tuple((1, p) for p in parts[:-1]) + ((0, parts[-1]),)
 
 
 def sniff(head: bytes, name: str) -> str | None:
-    """``pbn`` or ``lin`` from the first bytes (content first, then the file name)."""
+    """``pbn`` or ``lin`` from the first bytes of a text (content first, then the file name)."""
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n\x1a")
     if _LIN_START.match(text):
         return "lin"
@@ -142,82 +451,13 @@ def sniff(head: bytes, name: str) -> str | None:
         return "lin"
     if low.endswith(".pbn"):
         return "pbn"
-    if b"|" in text[:200] and re.search(rb"\b(md|pn|qx|vg)\|", text):
+    if b"|" in text[:200] and _LIN_KEY.search(text):
         return "lin"
     return None
 
 
-def read_stream(fh: BinaryIO, source: str, name: str) -> Iterator[BoardRecord]:
-    """Records from one open binary stream, format sniffed from its content.  A UTF-16 file
-    (told by its byte-order mark) is read as UTF-8, and a file whose lines end in a bare
-    ``\r`` (old Mac) as one with ``\n``."""
-    buffered = fh if isinstance(fh, io.BufferedReader) else io.BufferedReader(fh, 1 << 16)
-    head = buffered.peek(4096)[:4096]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        buffered = io.BufferedReader(_Recoded(buffered, "utf-16"), 1 << 16)
-        head = buffered.peek(4096)[:4096]
-    if b"\r" in head and b"\n" not in head:
-        buffered = io.BufferedReader(_CrToLf(buffered), 1 << 16)
-        head = buffered.peek(4096)[:4096]
-    if not head.strip(b" \t\r\n\x1a"):
-        yield unreadable(source, "PS007", "the file is empty")
-        return
-    kind = sniff(head, name or source)
-    if kind is None:
-        yield unreadable(source, "PS003", "content is neither PBN nor LIN")
-        return
-    if kind == "pbn":
-        from .pbn import read_pbn as reader
-    else:
-        from .lin import read_lin as reader
-    n = 0
-    for record in reader(buffered, source):
-        n += 1
-        yield record
-    if isinstance(fh, _Limited) and fh.cut:
-        yield unreadable(source, "PS008", f"file larger than {MAX_MEMBER_BYTES >> 20} MiB "
-                         "decompressed; the rest was not read", game=n + 1)
-    elif n == 0:
-        yield unreadable(source, "PS003", f"no board found in this {kind.upper()} file")
-
-
 def unreadable(source: str, code: str, message: str, line: int = 1, game: int = 1) -> BoardRecord:
-    """A placeholder record so that a file that yields nothing still has its row."""
+    """A placeholder record so that a source that yields no board still has its row."""
     return BoardRecord(source=source, line=line, game=game, format="", unreadable=True,
                        diagnostics=(Diagnostic(code, message, source, line),))
 
-
-class _Recoded(io.RawIOBase):
-    """A binary stream in another encoding (UTF-16 with its BOM) read as UTF-8, in chunks."""
-
-    def __init__(self, raw: BinaryIO, encoding: str):
-        self.text = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline="")
-        self.pending = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        while not self.pending:
-            chunk = self.text.read(1 << 14)
-            if not chunk:
-                return 0
-            self.pending = chunk.encode("utf-8")
-        n = min(len(buffer), len(self.pending))
-        buffer[:n], self.pending = self.pending[:n], self.pending[n:]
-        return n
-
-
-class _CrToLf(io.RawIOBase):
-    """A stream whose lines end in a bare CR, read with LF line ends."""
-
-    def __init__(self, raw: BinaryIO):
-        self.raw = raw
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        data = self.raw.read(len(buffer)).replace(b"\r", b"\n")
-        buffer[:len(data)] = data
-        return len(data)

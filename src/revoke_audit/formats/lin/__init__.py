@@ -54,8 +54,7 @@ def read_lin(stream: BinaryIO, source: str) -> Iterator[BoardRecord]:
     new_play = tuple.__new__  # Play(...) without its Python-level __new__: one per card
     lineno = 0
     try:
-        for raw, cut in iter_lines(stream):
-            lineno += 1
+        for lineno, raw, cut in iter_lines(stream):
             for key, value, key_line in pairs(decode(raw, cut, lineno), lineno):
                 if key == "pc":  # fast path for the commonest pair: a card, board under way
                     b = boards.cur

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..lines import strip_c1
+
 MAX_VALUE = 1 << 16  # characters kept of one key or value spanning lines (PS210)
 
 # the keys of real files, as written -> lower case (anything else takes the slow path)
@@ -43,6 +45,8 @@ class PairLexer:
             if not self.fallback:
                 self.fallback = True
                 self.deferred.append(("PS002", "text is not UTF-8; decoded as cp1252", lineno))
+        if not text.isascii():
+            text = strip_c1(text)
         if cut:
             self.deferred.append(("PS005", "line too long; cut at the limit (the rest of the line "
                                   "was skipped)", lineno))

@@ -43,7 +43,7 @@ from dataclasses import replace
 from typing import BinaryIO, Iterator
 
 from ...record import BoardRecord, Diagnostic
-from ..lines import iter_lines
+from ..lines import LineReader
 from .fast import read_block
 from .games import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Games
 from .lexer import Lexer
@@ -83,8 +83,8 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     lineno = size = 0
     block: list[bytes] = []
     collecting = True  # at the start of a block: it may be a plain game
-    for raw, cut in iter_lines(stream):
-        lineno += 1
+    lines = LineReader(stream)  # numbers the lines; a run of blank lines comes as one
+    for lineno, raw, cut in lines:
         if raw:
             if collecting and not cut:
                 block.append(raw)
@@ -109,8 +109,22 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     except Exception as exc:  # noqa: BLE001
         games.orphan(Diagnostic("PS123", f"internal error at end of file: "
                                 f"{type(exc).__name__}: {exc}", games.source, lineno))
+    if lines.unterminated and out:
+        out[-1] = _cut_in_play(out[-1], lineno)
     yield from out
     out.clear()
+
+
+def _cut_in_play(rec: BoardRecord, lineno: int) -> BoardRecord:
+    """The last game of a file whose last line, with no newline, holds cards of its play:
+    the file was cut there (PS004), unless the play is complete or ended by ``*``.  (No file of
+    the corpus ends that way: the last boards with an unfinished play all end with a newline.)"""
+    if (not rec.play or rec.play[-1].line != lineno or rec.play_stopped
+            or len(rec.play) >= 52):
+        return rec
+    d = Diagnostic("PS004", f"file ends inside the play section after {len(rec.play)} cards, "
+                   "with no '*' and no final newline (truncated?)", rec.source, lineno)
+    return replace(rec, diagnostics=rec.diagnostics + (d,))
 
 
 def _end_block(lexer: Lexer, games: Games, block: list[bytes], first: int) -> None:

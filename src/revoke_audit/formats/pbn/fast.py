@@ -19,6 +19,7 @@ import re
 from itertools import repeat
 from typing import TYPE_CHECKING
 
+from ..lines import strip_c1
 from . import lookup as pbn_lookup
 from .games import MAX_GAME_BYTES, MAX_GAME_LINES, Game, _section_of
 
@@ -59,13 +60,15 @@ def read_block(lexer: Lexer, games: Games, lines: list[bytes], first: int) -> bo
 
 
 def _decode(data: bytes, charset: str | None) -> str | None:
-    """The block's text when it decodes without a fallback, else None."""
+    """The block's text when it decodes without a fallback, else None (without C1 control
+    characters, as ``lines.decode`` gives each line)."""
     try:
         if charset is not None and codecs.lookup(charset).name not in _STATELESS:
             return None
-        return data.decode(charset or "utf-8")
+        text = data.decode(charset or "utf-8")
     except (UnicodeDecodeError, LookupError):
         return None
+    return text if text.isascii() else strip_c1(text)
 
 
 def _game(text: str, lineno: int) -> Game | None:

@@ -124,11 +124,13 @@ class Lexer:
         if m:
             name = m.group(1)
             try:
-                codecs.lookup(name)
+                info = codecs.lookup(name)
             except LookupError:
                 self.diag("PS122", f"unknown charset {name!r} declared; ignored", lineno)
             else:
-                self.charset = name
+                # a UTF-16/32 file reaches the lexer already converted to UTF-8 (by its BOM)
+                if not info.name.startswith(("utf-16", "utf-32")):
+                    self.charset = name
 
     def _scan(self, text: str, pos: int, lineno: int) -> None:
         """Read ``text[pos:]`` outside comments: tags, comments, section data."""
