@@ -14,7 +14,7 @@ from revoke_audit.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SUMMARY_NONE = ("0 clean, 0 irregular, 0 inconsistent, 1 unreadable; 0 revoke findings, "
-                "0 defective tricks, 0 record errors, 1 parse problems")
+                "0 defective tricks, 0 record errors, 1 parse problem")
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def test_a_run_with_no_hand_record_exits_2_and_keeps_its_row(cli, make, code, me
     name = next(p.name for p in Path(".").iterdir())
     r = cli("audit", name, "-o", "boards.csv")
     assert r.exit_code == 2
-    assert r.stdout == f"{name}:1: game 1: {code} {message}\n1 boards: {SUMMARY_NONE}\n"
+    assert r.stdout == f"{name}:1: game 1: {code} {message}\n1 board: {SUMMARY_NONE}\n"
     assert r.stderr == f"Error: no hand record found in {name}\n"
     assert Path("boards.csv").read_text().splitlines()[1].startswith(f"{name},1,1,")
 
@@ -77,7 +77,7 @@ def test_a_damaged_file_is_findings_not_an_error(cli):
     r = cli("audit", truncated, "-q")
     assert r.exit_code == 0
     assert r.output == ("2 boards: 1 clean, 0 irregular, 0 inconsistent, 1 unreadable; "
-                        "0 revoke findings, 0 defective tricks, 0 record errors, 1 parse problems\n")
+                        "0 revoke findings, 0 defective tricks, 0 record errors, 1 parse problem\n")
     assert cli("audit", truncated, "-q", "--fail-on", "any").exit_code == 1
 
 
