@@ -173,3 +173,16 @@ def test_1997_european_team_championship_board_7_open_room():
         "transferred to East-West (64A2); the record does not show who won trick 1: had South won it, 64A1 "
         "would transfer 2 tricks")
     assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (8, 9)
+
+
+def test_two_players_failing_to_follow_before_the_replay_stops_are_a_misrecorded_lead():
+    """Trick 3 of BASE2 with West discarding D5 (holding H7 H6) and North C3 (holding H4) on
+    East's HQ lead, then North's card to trick 4 not recorded: East leads S9, North holds AK2,
+    so whether he won decides the next lead and the replay stops there.  The two failures to
+    follow on one trick are still a mis-recorded lead (RC015), not two revokes - as they are
+    when the play runs to the end (real case: 1998 World Championships, R16FIN2.PBN board 6)."""
+    tricks = BASE2[:2] + ["E:HQ S:HJ W:D5 N:C3", "E:S9 S:S6 W:S3 N:-", "N:DA E:D2 S:D8 W:D6"]
+    a, got = audit(D2, "3NT", tricks, result=9, stopped=True)
+    assert a.replay.stopped_at == 4
+    assert got == [("RC015", "", 3, "E"), ("RC013", "", 4, "N")]
+    assert a.status == "inconsistent"

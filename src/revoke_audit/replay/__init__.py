@@ -114,6 +114,7 @@ def _finish(r: Replay, plays: list[Play]) -> None:
         r.claim = rec.result_stated
     if r.stopped_at is not None:
         r.play_status = CLAIMED if r.claim is not None else PARTIAL
+        _suspicious_leads(r)
         return
     if len(done) == 13:
         r.play_status = COMPLETE
