@@ -159,6 +159,7 @@ def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
     """(revokes, ms per revoke, s to load the solver once) that ``--equity`` adds, on the boards
     of ``path`` with a revoke: audits with minus audits without the solver, after loading it."""
     from revoke_audit.audit import audit_board, audit_records
+    from revoke_audit.options import AuditOptions
     from revoke_audit.formats import read_boards
 
     with_revokes = [a.record for a in audit_records(read_boards([path])) if a.replay.revokes]
@@ -171,7 +172,7 @@ def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
         audit_board(r)
     t1 = time.perf_counter()
     for r in with_revokes:
-        audit_board(r, equity=True)
+        audit_board(r, AuditOptions(equity=True))
     t2 = time.perf_counter()
     return revokes, ((t2 - t1) - (t1 - t0)) * 1000 / max(revokes, 1), load
 

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit import audit_board, audit_paths, load_report, read_boards
+from revoke_audit import audit_paths, load_report
+from revoke_audit.options import AuditOptions
 from revoke_audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,9 +61,8 @@ def test_unknown_laws_or_discovered_raise_naming_the_allowed_values():
     with pytest.raises(ValueError, match=r"unknown discovered='later'; choose one of 'table', "
                                          r"'after-round'"):
         audit_paths([str(FIXTURES / "cli" / "revoke.pbn")], discovered="later")
-    record = next(read_boards([str(FIXTURES / "cli" / "revoke.pbn")]))
     with pytest.raises(ValueError, match="unknown laws='2016'"):
-        audit_board(record, laws="2016")
+        AuditOptions(laws="2016")
     with pytest.raises(ValueError, match="jobs=-2"):
         audit_paths([str(FIXTURES / "cli" / "revoke.pbn")], jobs=-2)
 

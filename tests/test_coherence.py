@@ -11,7 +11,8 @@ import pytest
 
 from deals import BASE2, D1, D2
 from builders import board
-from revoke_audit.audit import audit_board, audit_records, with_neighbours
+from revoke_audit.audit import audit_board, audit_records
+from revoke_audit.replay.coherence import with_neighbours
 from revoke_audit.replay.coherence import misfits
 from revoke_audit.cards import parse_deal
 from revoke_audit.formats import read_boards

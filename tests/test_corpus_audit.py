@@ -11,6 +11,7 @@ import pytest
 from test_corpus_pbn import COUNT_EXCEPTIONS
 
 from revoke_audit.audit import audit_board
+from revoke_audit.options import AuditOptions
 from revoke_audit.cards import SUITS, card_str, cards_in
 from revoke_audit.formats import read_boards
 
@@ -95,7 +96,7 @@ def test_every_edition_rules_the_corpus_revoke_boards(audits):
     for edition in EDITIONS:
         for discovered in ("table", "after-round"):
             for record in boards:
-                a = audit_board(record, edition, discovered)
+                a = audit_board(record, AuditOptions(edition, discovered))
                 assert not [f for f in a.findings if f.code == "RC099"], (edition, record.source)
                 assert all((f.transferred or 0) >= 0 for f in a.findings)
                 adj = a.ruling.tricks_adjusted

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from revoke_audit.cli import main
 from revoke_audit.codes import CODES
-from revoke_audit.report import BOARD_COLUMNS, FINDING_COLUMNS
+from revoke_audit.rows import BOARD_COLUMNS, FINDING_COLUMNS
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 

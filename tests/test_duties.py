@@ -15,6 +15,7 @@ from deals import BASE1, BASE2, D1, D2, WEST_REVOKES_3
 from deals_facts import EAST_KEEPS_C6, EAST_SPADE_AT_3, EAST_SPADE_AT_5, WEST_D6_BEFORE_D5
 
 from revoke_audit.audit import audit_board, audit_records
+from revoke_audit.options import AuditOptions
 from revoke_audit.cards import parse_card
 from revoke_audit.replay.model import PENALTY_CARD, RESTRICTION
 from revoke_audit.table_facts import read_table_facts
@@ -34,7 +35,7 @@ def log(tmp_path):
 
 
 def rule(play, facts, laws="2017", discovered="table"):
-    a = audit_board(board(D2, "3NT", "S", play), laws, discovered, table_facts=facts)
+    a = audit_board(board(D2, "3NT", "S", play), AuditOptions(laws, discovered, table_facts=facts))
     law = [(f.code, f.law, f.trick, "NESW"[f.seat], f.transferred)
            for f in a.findings if f.code[:2] in ("RV", "DT", "RC")]
     return a, law
@@ -279,8 +280,8 @@ def test_discovered_per_board_overrides_the_option(tmp_path):
 
     def run(discovered):
         return [[(f.code, f.law, f.transferred, f.log_line) for f in a.findings]
-                for a in audit_records([one, two], "2017", discovered,
-                                       table_facts=read_table_facts(path))]
+                for a in audit_records([one, two], AuditOptions(
+                    "2017", discovered, table_facts=read_table_facts(path)))]
     assert run("table") == [[("RV001", "64A2", 1, None)], [("RV002", "64B5", 0, 2)]]
     assert run("after-round") == [[("RV002", "64B5", 0, None)], [("RV002", "64B5", 0, 2)]]
     path.write_text(HEADER + ",,2,,,,discovered,after-round\n,,1,,,,discovered,table\n")
@@ -291,7 +292,8 @@ def test_discovered_rows_that_disagree(tmp_path):
     """Two rows for one board: the later applies and RC040 says so."""
     path = tmp_path / "log.csv"
     path.write_text(HEADER + ",,,,,,discovered,after-round\n,,1,,,,discovered,table\n")
-    a = audit_board(board(D2, "3NT", "S", WEST_REVOKES_3), table_facts=read_table_facts(path))
+    a = audit_board(board(D2, "3NT", "S", WEST_REVOKES_3),
+                    AuditOptions(table_facts=read_table_facts(path)))
     assert [(f.code, f.transferred, f.log_line) for f in a.findings] == [
         ("RC040", None, 3), ("RV001", 1, 3)]
     assert "discovered table contradicts line 2 (after-round) for this board; line 3 applies" \
@@ -320,7 +322,7 @@ def test_a_duty_broken_on_trick_12(log):
     facts = log("12,E,play-lowest,C")
 
     def run(laws):
-        a = audit_board(board(D1, "4H", "S", BASE1), laws, table_facts=facts)
+        a = audit_board(board(D1, "4H", "S", BASE1), AuditOptions(laws, table_facts=facts))
         return [(f.code, f.law, f.trick, f.transferred) for f in a.findings]
     assert run("2017") == [("RV002", "64B6", 12, 0)]
     assert run("1932") == [("RV003", "1932 12th trick", 12, 0)]
@@ -344,8 +346,8 @@ def test_nothing_is_checked_on_a_record_that_is_not_the_play_of_its_deal(log):
     """The deal's hands moved one seat: the play cannot be this deal's (RC016): no duty is
     checked and the log's rows get no finding of their own."""
     moved = "E:" + D2[2:]
-    a = audit_board(board(moved, "3NT", "S", BASE2), table_facts=log("2,E,lead-required,S",
-                                                                     "2,E,penalty-card,S2 major"))
+    a = audit_board(board(moved, "3NT", "S", BASE2), AuditOptions(table_facts=log(
+        "2,E,lead-required,S", "2,E,penalty-card,S2 major")))
     assert [f.code for f in a.findings] == ["RC016"] and a.replay.bindings == []
 
 

@@ -13,6 +13,7 @@ from deals_editions import (EAST_REVOKES_1_WINS_LATER, EW_REVOKE_THREE_TIMES,
                             WEST_OMITS_2_KEEPS_SPADE)
 
 from revoke_audit.audit import audit_board
+from revoke_audit.options import AuditOptions
 from revoke_audit.laws import AFTER_ROUND, EDITIONS
 from revoke_audit.rubber import NOTRUMP, score_bridge_whist
 
@@ -21,7 +22,7 @@ ALL = ("2017", "2007", "1997", "1932", "bridge-whist")
 
 def rule(deal, contract, tricks, laws, **kw):
     discovered = kw.pop("discovered", "table")
-    a = audit_board(board(deal, contract, "S", tricks, **kw), laws, discovered)
+    a = audit_board(board(deal, contract, "S", tricks, **kw), AuditOptions(laws, discovered))
     law = [(f.code, f.law, f.trick, "NESW"[f.seat], f.transferred)
            for f in a.findings if f.code[:2] in ("RV", "DT")]
     return a, law

@@ -8,13 +8,15 @@ from deals import (BASE2, BOTH_SIDES_D3, D2, D3, EAST_KEEPS_TRUMP_10, WEST_REVOK
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from revoke_audit.audit import audit_board, board_row
+from revoke_audit.audit import audit_board
+from revoke_audit.options import AuditOptions
+from revoke_audit.rows import board_row
 from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner, winning_index
 from revoke_audit.record import BoardRecord, Play
 
 
 def equity_findings(tricks):
-    a = audit_board(board(D2, "3NT", "S", tricks), equity=True)
+    a = audit_board(board(D2, "3NT", "S", tricks), AuditOptions(equity=True))
     return a, [(f.code, f.trick, f.equity_tricks) for f in a.findings]
 
 
@@ -38,13 +40,13 @@ def test_review_when_following_would_have_given_more():
 def test_no_equity_without_the_option_or_without_a_revoke():
     a = audit_board(board(D2, "3NT", "S", WEST_REVOKES_9))
     assert [f.equity_tricks for f in a.findings] == [None]
-    assert audit_board(board(D2, "3NT", "S", BASE2), equity=True).findings == []
+    assert audit_board(board(D2, "3NT", "S", BASE2), AuditOptions(equity=True)).findings == []
 
 
 # --- the board's figures: tricks_equity and review_64c --------------------------------------
 
 def board_figures(deal, contract, tricks, **kw):
-    a = audit_board(board(deal, contract, "S", tricks), equity=True, **kw)
+    a = audit_board(board(deal, contract, "S", tricks), AuditOptions(equity=True, **kw))
     row = board_row(a)
     return a, (row["tricks_played"], row["tricks_adjusted"], row["tricks_equity"],
                row["review_64c"])
@@ -177,7 +179,7 @@ def test_equity_matches_a_brute_force_search(seed, first, second, strain, declar
     both sides having revoked, differs from it)."""
     wanted = {first} | ({second} if second and second[0] > first[0] else set())
     record, forced = two_revokes_board(seed, wanted, strain, declarer)
-    a = audit_board(record, equity=True)
+    a = audit_board(record, AuditOptions(equity=True))
     rp = a.replay
     assume(forced and rp.coherent and len({t for t, _ in forced}) == len(forced))
     trump = None if strain == 4 else strain

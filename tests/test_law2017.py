@@ -8,13 +8,15 @@ from deals import (BASE1, BASE2, BOTH_SIDES, D1, D2, DECLARER_REVOKES_1, DECLARE
                    TWELFTH_REVOKE, WEST_OMITS_2_LIN, WEST_OMITS_2_PBN, WEST_REVOKES_3,
                    WEST_REVOKES_4, WEST_REVOKES_11, WEST_REVOKES_HEARTS_TWICE, WEST_RUFFS_2)
 
-from revoke_audit.audit import audit_board, board_row
+from revoke_audit.audit import audit_board
+from revoke_audit.options import AuditOptions
+from revoke_audit.rows import board_row
 from revoke_audit.laws import AFTER_ROUND
 
 
 def rule(deal, contract, tricks, **kw):
     discovered = kw.pop("discovered", "table")
-    a = audit_board(board(deal, contract, "S", tricks, **kw), "2017", discovered)
+    a = audit_board(board(deal, contract, "S", tricks, **kw), AuditOptions("2017", discovered))
     law = [(f.code, f.law, f.trick, "NESW"[f.seat], f.transferred)
            for f in a.findings if f.code[:2] in ("RV", "DT")]
     return a, law

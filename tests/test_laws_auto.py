@@ -3,7 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from revoke_audit.audit import audit_board, resolve_laws
+from revoke_audit.audit import audit_board
+from revoke_audit.options import AuditOptions
+from revoke_audit.laws.dates import edition_for
 from revoke_audit.formats import read_boards
 from revoke_audit.record import BoardRecord
 
@@ -16,25 +18,26 @@ def rec(**kw) -> BoardRecord:
 
 
 def test_date_then_title_date_then_event():
-    assert resolve_laws(rec(date="2003.06.21"), "auto") == ("1997", None)
-    assert resolve_laws(rec(date="2010.01.01"), "auto") == ("2007", None)
-    assert resolve_laws(rec(tags={"HRTitleDate": "2018.03.30"}), "auto") == ("2017", None)
-    assert resolve_laws(rec(event="T4 2015 EOBC-Open Pairs Final"), "auto") == ("2007", None)
-    assert resolve_laws(rec(date="1933.05.01"), "auto") == ("1932", None)
-    edition, note = resolve_laws(rec(), "auto")
+    assert edition_for(rec(date="2003.06.21"), "auto") == ("1997", None)
+    assert edition_for(rec(date="2010.01.01"), "auto") == ("2007", None)
+    assert edition_for(rec(tags={"HRTitleDate": "2018.03.30"}), "auto") == ("2017", None)
+    assert edition_for(rec(event="T4 2015 EOBC-Open Pairs Final"), "auto") == ("2007", None)
+    assert edition_for(rec(date="1933.05.01"), "auto") == ("1932", None)
+    edition, note = edition_for(rec(), "auto")
     assert edition == "2017" and "no date" in note
-    assert resolve_laws(rec(date="1997.06.24"), "2017") == ("2017", None)
+    assert edition_for(rec(date="1997.06.24"), "2017") == ("2017", None)
 
 
 def test_changeover_window_gets_the_newer_code_and_a_note_only_when_it_matters():
-    edition, note = resolve_laws(rec(date="2008.05.02"), "auto")
+    edition, note = edition_for(rec(date="2008.05.02"), "auto")
     assert edition == "2007" and note
-    a = audit_board(rec(date="2008.05.02"), "auto")  # nothing to rule: no note
+    a = audit_board(rec(date="2008.05.02"), AuditOptions("auto"))  # nothing to rule: no note
     assert a.findings == [] and a.ruling.edition == "2007"
     revoke, clean = read_boards([FIXTURES / "selection" / "mixed.pbn"])  # both in the 2017 window
-    assert [f.code for f in audit_board(revoke, "auto").findings] == ["LW001", "PS103", "RV001"]
-    assert [f.code for f in audit_board(clean, "auto").findings] == ["RC023"]
-    assert [f.code for f in audit_board(revoke, "2017").findings] == ["PS103", "RV001"]
+    auto = AuditOptions("auto")
+    assert [f.code for f in audit_board(revoke, auto).findings] == ["LW001", "PS103", "RV001"]
+    assert [f.code for f in audit_board(clean, auto).findings] == ["RC023"]
+    assert [f.code for f in audit_board(revoke, AuditOptions("2017")).findings] == ["PS103", "RV001"]
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="corpus absent")
@@ -52,7 +55,7 @@ def test_corpus_files_get_the_code_of_their_date(path, edition, window):
     boards = list(read_boards([CORPUS / path]))
     assert boards
     for r in boards:
-        a = audit_board(r, "auto")
+        a = audit_board(r, AuditOptions("auto"))
         assert a.ruling.edition == edition, (r.date, r.event, r.tags.get("HRTitleDate"))
         ruled = any(f.code[:2] in ("RV", "DT") for f in a.findings)
         assert bool([f for f in a.findings if f.code == "LW001"]) == (window and ruled)

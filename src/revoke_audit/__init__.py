@@ -17,15 +17,17 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .audit import BoardAudit, audit_board, audit_records, board_row, check_options
+from .audit import BoardAudit, audit_board, audit_records
 from .baseline import Baseline
 from .formats import Limits, read_boards
 from .frames import load_report
+from .options import AuditOptions
 from .replay import replay
+from .rows import board_row
 from .selection import Selection
 from .table_facts import TableFacts, TableFactsError, read_table_facts
 
-__all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "board_row",
+__all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "AuditOptions", "board_row",
            "read_boards", "replay", "BoardAudit", "load_report", "Selection", "Baseline",
            "read_table_facts", "TableFacts", "TableFactsError", "Limits"]
 
@@ -52,20 +54,23 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discover
     ``TableFactsError`` (a ``ValueError``) before anything is audited.  ``limits``:
     ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like)."""
     from .frames import frame_of
-    from .report import BOARD_COLUMNS, FINDING_COLUMNS
+    from .rows import BOARD_COLUMNS, FINDING_COLUMNS
     from .run import render_sources
     from .selection import screen
 
-    check_options(laws, discovered)
+    options = AuditOptions(laws, discovered, equity, _log(table_facts))
     selection = Selection.of(select, ignore, extend_select)
     known = Baseline.load(baseline) if baseline is not None else None
-    if table_facts is not None and not isinstance(table_facts, TableFacts):
-        table_facts = read_table_facts(table_facts)
     boards, findings = [], []
-    rendered = render_sources(paths, laws, discovered, equity, jobs, table_facts=table_facts,
-                              limits=limits)
+    rendered = render_sources(paths, options, jobs, limits=limits)
     for r in screen(rendered, selection, known):
         if r.row is not None:
             boards.append(r.row)
         findings.extend(r.findings)
     return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))
+
+
+def _log(table_facts: "str | os.PathLike | TableFacts | None") -> TableFacts | None:
+    if table_facts is None or isinstance(table_facts, TableFacts):
+        return table_facts
+    return read_table_facts(table_facts)

@@ -17,6 +17,7 @@ import click
 from click.core import ParameterSource
 
 from .audit import audit_board
+from .options import AuditOptions
 from .baseline import Baseline, BaselineRecorder
 from .codes import CODES, FAMILIES, families_at
 from .config import ConfigError, find_config, read_config, shown
@@ -263,7 +264,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
     bar = _progress(len(sources), quiet, progress)
     try:
         with Reports(boards, findings) as reports, closing(render_sources(
-                sources, laws, discovered, equity, jobs, bar.update_file, log,
+                sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
                 limits)) as rendered:
             for r in screen(_counted(rendered, read), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
@@ -487,7 +488,7 @@ def explain(file, board, room, game, laws, discovered, table_facts) -> None:
         listed = [describe(r) for r in matches[:20]] or ["no board"]
         more = [f"... and {len(matches) - 20} more"] if len(matches) > 20 else []
         raise SelectionError("\n  ".join([head] + listed + more))
-    click.echo(explain_text(audit_board(matches[0], laws, discovered, table_facts=log)), nl=False)
+    click.echo(explain_text(audit_board(matches[0], AuditOptions(laws, discovered, table_facts=log))), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

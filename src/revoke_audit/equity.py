@@ -13,12 +13,13 @@ first revoke, since double-dummy play never revokes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from endplay.dds import solve_board
 from endplay.types import Card, Deal, Denom, Player
 
-from .cards import card_str, count, deal_str
+from .cards import card_str, count, deal_str, seat_name
+from .findings import Finding, tricks as trick_count
 from .replay import Replay, RevokeFact
 from .replay.model import FOLLOW
 
@@ -103,3 +104,59 @@ def nos_better_off(rp: Replay, fact: RevokeFact, equity: int, adjusted: int) -> 
     """Would the non-offending side do better with the equity result than the adjusted one?"""
     offender_is_declarer_side = fact.seat % 2 == rp.declarer % 2
     return equity < adjusted if offender_is_declarer_side else equity > adjusted
+
+
+# --- a board's findings with their figures ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Assessment:
+    """The ruled findings with each revoke's ``equity_tricks`` filled in (and EQ001 added when
+    a Law 64C review is due), and the board's figures for boards.csv."""
+
+    findings: list[Finding]
+    tricks: int | None = None
+    review: bool | None = None
+
+
+def assess(rp: Replay, findings: list[Finding], adjusted: int | None,
+           has_64c: bool) -> Assessment:
+    """Each revoke finding gets its own estimate (double dummy had that offender followed
+    suit); the board gets one as if no revoke had happened, and EQ001 when that gives the
+    non-offending side more than the automatic result (Law 64C; with both sides revoked, any
+    difference: 64C2(b))."""
+    facts = {(f.trick, f.seat, f.card): f for f in rp.revokes}
+    established, out = [], []
+    for finding in findings:
+        fact = facts.get((finding.trick, finding.seat, finding.card))
+        if finding.code.startswith("RV") and fact is not None:
+            if finding.established:
+                established.append(fact)
+            if fact.kind == FOLLOW:  # a log's duty (61A2, 61A3) is no failure to follow
+                eq = equity_tricks(rp, fact)
+                if eq is not None:
+                    finding = replace(finding, equity_tricks=eq)
+        out.append(finding)
+    board = board_equity(rp, established, adjusted, has_64c)
+    if board is None:
+        return Assessment(out)
+    if board.review:
+        out.append(_review_finding(rp, board, adjusted))
+    return Assessment(out, board.tricks, board.review)
+
+
+def _review_finding(rp: Replay, board: BoardEquity, adjusted: int | None) -> Finding:
+    """EQ001: the figures a Director needs for Law 64C, in one sentence."""
+    first = board.first
+    revokes = [f for f in rp.revokes if f.trick >= first.trick]
+    if len(revokes) == 1:
+        had = f"had {seat_name(first.seat)} followed suit on trick {first.trick}"
+    else:
+        who = ", ".join(f"{seat_name(f.seat)} on trick {f.trick}" for f in revokes)
+        had = f"had none of the revokes happened ({who})"
+    if board.both_sides:
+        due = "both sides revoked, so the Director assigns an adjusted score (64C2(b))"
+    else:
+        due = "the non-offending side may be due more (Law 64C)"
+    return Finding("EQ001", f"{had}, double-dummy play gives declarer {trick_count(board.tricks)} "
+                   f"against {adjusted} after the automatic adjustment: {due}", first.line,
+                   law="64C", trick=first.trick, seat=first.seat, equity_tricks=board.tricks)

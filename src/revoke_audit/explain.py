@@ -9,7 +9,8 @@ import os
 import textwrap
 from typing import Iterable
 
-from .audit import BoardAudit, board_row
+from .audit import BoardAudit
+from .rows import board_row
 from .cards import SEATS, SUITS, card_str, hand_str, seat_name
 from .findings import tricks
 from .formats import read_boards

@@ -18,30 +18,15 @@ import signal
 import stat
 import sys
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Callable, Iterator, Sequence
 
-from .audit import BoardAudit
-from .cards import SEATS, SUITS, card_str, holding_str
 from .codes import annotation_level
-from .findings import Finding
-from .table_facts import FactRow, TableFacts
+from .rows import BOARD_COLUMNS, FINDING_COLUMNS
 from .scoring import result_string
 
 if TYPE_CHECKING:
-    from .run import Rendered
+    from .rows import Rendered
 
-BOARD_COLUMNS = (
-    "source", "line", "game", "event", "date", "board", "room", "dealer", "vul", "declarer",
-    "contract", "play", "tricks_stated", "tricks_played", "tricks_adjusted", "result_adjusted",
-    "score_ns", "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "laws",
-    "status", "scoring", "parse_problems", "below_ns", "above_ns", "below_ew", "above_ew",
-    "scoring_notes", "north", "east", "south", "west", "tricks_equity", "review_64c",
-)
-FINDING_COLUMNS = (
-    "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
-    "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
-    "player", "marked", "log_line",
-)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # text cells joined by U+E000: a control character, or a cell that starts like a formula
@@ -93,24 +78,6 @@ def csv_values(row: dict[str, object], values: Callable[[dict], tuple]) -> Seque
         if not _SUSPECT.search(text):
             return cells
     return [safe_cell(v) for v in cells]
-
-
-def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
-    """The findings.csv row of ``f`` (columns in FINDING_COLUMNS order)."""
-    rec = a.record
-    return {
-        "source": rec.source, "line": f.line if f.line is not None else rec.line,
-        "game": rec.game, "board": rec.board, "room": rec.room, "code": f.code, "law": f.law,
-        "trick": f.trick, "seat": SEATS[f.seat] if f.seat is not None else "", "role": f.role,
-        "suit_led": SUITS[f.suit_led] if f.suit_led is not None else "",
-        "card": card_str(f.card) if f.card is not None else "",
-        "held": holding_str(f.held) if f.held else "",
-        "established": f.established, "transferred": f.transferred,
-        "equity_tricks": f.equity_tricks, "message": f.message,
-        "player": rec.names[f.seat] if f.seat is not None else "",
-        "marked": f.marked,
-        "log_line": f.log_line,
-    }
 
 
 # --- report files ---------------------------------------------------------------------------
@@ -182,21 +149,6 @@ class _FileTarget:
             except OSError:
                 pass
             self.tmp = None
-
-
-def log_findings(table_facts: TableFacts, matched: Iterable[int]) -> list[dict[str, object]]:
-    """findings.csv rows for the log's rows that no board matched: ``source`` and ``line`` are
-    the log's own, ``board`` and ``room`` what the row names."""
-    return [_log_row(table_facts.path, row, f) for row, f in table_facts.unmatched(matched)]
-
-
-def _log_row(path: str, row: FactRow, f: Finding) -> dict[str, object]:
-    out: dict[str, object] = dict.fromkeys(FINDING_COLUMNS)
-    out.update(source=path, line=f.line, board=row.board, room=row.room, code=f.code,
-               law="", seat=SEATS[row.seat] if row.seat is not None else "", role="",
-               suit_led="", card=card_str(row.card) if row.card is not None else "", held="",
-               message=f.message, log_line=f.log_line)
-    return out
 
 
 class _StreamTarget:

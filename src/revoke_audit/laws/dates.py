@@ -44,6 +44,8 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
+from ..record import BoardRecord
+
 EDITIONS = ("2017", "2007", "1997", "1932", "bridge-whist")
 
 _D = _dt.date
@@ -244,3 +246,15 @@ def choose_edition(date_text: str | None) -> tuple[str, str | None]:
         return "2017", (f"no usable date in {date_text.strip()!r}; "
                         f"2017 (the newest edition) applied")
     return choose_edition_for_date(day)
+
+
+def edition_for(record: BoardRecord, laws: str) -> tuple[str, str | None]:
+    """The edition to apply to ``record``: ``laws`` itself, or for ``auto`` the one in force
+    on the record's date (PBN Date, else BridgeComposer's title date, else a year in the
+    event or vugraph title), with a note when that is uncertain."""
+    if laws != "auto":
+        return laws, None
+    for text in (record.date, record.tags.get("HRTitleDate"), record.event):
+        if text and parse_record_date(text):
+            return choose_edition(text)
+    return choose_edition(record.date or None)

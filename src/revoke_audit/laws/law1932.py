@@ -39,8 +39,8 @@ so its law numbers are not cited: the ``law`` column names the rule ("1932 penal
 from __future__ import annotations
 
 from ..duties import CALLED, Style
-from ..replay.model import FOLLOW, PENALTY_CARD, RESTRICTION
-from ..cards import SEATS, SUIT_MASKS, seat_name
+from ..replay.model import FOLLOW
+from ..cards import SUIT_MASKS, seat_name
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..duties import LAW50, Style
 from ..replay.model import FOLLOW, PENALTY_CARD
 from ..findings import tricks
-from ..cards import SEATS, SUITS, seat_name, side_name
+from ..cards import SUITS, seat_name, side_name
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
                      is_established, revoke_finding, tricks_for_declarer, uncorrectable, winners)

@@ -17,13 +17,14 @@ replay calls ``judge`` once it has put every card on the table:
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..cards import card_str, winning_index, seat_name
 from .model import Replay
 from ..findings import Finding
-from ..record import Play
+from ..record import BoardRecord, Play
 
 # Findings that say the record is not the play of its deal, as the replay meets them.
 PLAY_ERRORS = ("RC010", "RC011", "RC012", "RC014", "RC015")
@@ -32,6 +33,7 @@ CONSEQUENCES = PLAY_ERRORS + ("RC022", "RC030")
 
 Hands = Sequence[int]
 NeighbourDeals = Callable[[], Iterable[tuple[str, Hands]]]
+NEIGHBOURS = 32  # boards each side whose deals may explain a record carrying another's deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,3 +212,36 @@ def _one_card_hint(r: Replay) -> str | None:
                     "as entered twice or by mistake")
     return None
 
+
+# --- the deals around a board ---------------------------------------------------------------
+
+def with_neighbours(records: Iterable[BoardRecord], window: int = NEIGHBOURS
+                    ) -> Iterator[tuple[BoardRecord, NeighbourDeals]]:
+    """Each record with a lazy list of the deals of up to ``window`` boards before and after
+    it in the same source.  Memory stays bounded: at most ``2 * window + 1`` records are held."""
+    before: deque[BoardRecord] = deque(maxlen=window)
+    ahead: deque[BoardRecord] = deque()
+    for record in records:
+        ahead.append(record)
+        if len(ahead) > window:
+            current = ahead.popleft()
+            yield current, _deals_near(current, before, ahead)
+            before.append(current)
+    while ahead:
+        current = ahead.popleft()
+        yield current, _deals_near(current, before, ahead)
+        before.append(current)
+
+
+def _deals_near(record: BoardRecord, before: deque, ahead: deque) -> NeighbourDeals:
+    """Lazy: called (if ever) while ``record`` is audited, before the window moves on."""
+    def deals() -> list[tuple[str, tuple[int, ...]]]:
+        return [(_label(r), r.hands) for r in (*before, *ahead)
+                if r.source == record.source and r.hands is not None and None not in r.hands
+                and r.hands != record.hands]
+    return deals
+
+
+def _label(r: BoardRecord) -> str:
+    room = f", {r.room} room" if r.room else ""
+    return f"board {r.board or '?'}{room} (line {r.line})"

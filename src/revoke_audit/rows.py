@@ -1,0 +1,113 @@
+"""An audited board as report rows: the columns of boards.csv and findings.csv, and the
+rows themselves, plain values every writer (CSV, JSON, SARIF, DataFrames) takes as they are."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .audit import BoardAudit
+from .cards import SEATS, SUITS, card_str, holding_str
+from .findings import Finding
+from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
+from .table_facts import FactRow, TableFacts
+
+BOARD_COLUMNS = (
+    "source", "line", "game", "event", "date", "board", "room", "dealer", "vul", "declarer",
+    "contract", "play", "tricks_stated", "tricks_played", "tricks_adjusted", "result_adjusted",
+    "score_ns", "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "laws",
+    "status", "scoring", "parse_problems", "below_ns", "above_ns", "below_ew", "above_ew",
+    "scoring_notes", "north", "east", "south", "west", "tricks_equity", "review_64c",
+)
+FINDING_COLUMNS = (
+    "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
+    "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
+    "player", "marked", "log_line",
+)
+@dataclass
+class Rendered:
+    """One audited board reduced to its report rows: all the writers need, and cheap to send
+    back from a worker process."""
+
+    row: dict[str, object] | None  # None for the director's log's own findings
+    findings: list[dict[str, object]]
+    log_lines: frozenset[int] = frozenset()  # the director's log rows that matched this board
+
+    @property
+    def status(self) -> str:
+        return str(self.row["status"]) if self.row is not None else ""
+
+
+def render(a: BoardAudit) -> Rendered:
+    """The report rows of one audited board."""
+    lines = frozenset(a.table_facts.lines) if a.table_facts is not None else frozenset()
+    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines)
+
+
+def board_row(a: BoardAudit) -> dict[str, object]:
+    """The boards.csv row (columns in report.BOARD_COLUMNS order)."""
+    rec, rp, ruling = a.record, a.replay, a.ruling
+    contract, declarer = rec.contract, rec.declarer
+    played, adjusted = rp.tricks_played, ruling.tricks_adjusted
+    duplicate = ruling.scoring == "duplicate"
+    return {
+        "source": rec.source, "line": rec.line, "game": rec.game, "event": rec.event,
+        "date": rec.date, "board": rec.board, "room": rec.room,
+        "dealer": SEATS[rec.dealer] if rec.dealer is not None else "",
+        "vul": rec.vul or "", "declarer": SEATS[declarer] if declarer is not None else "",
+        "contract": contract or "", "play": rp.play_status,
+        "tricks_stated": a.tricks_stated, "tricks_played": played, "tricks_adjusted": adjusted,
+        "result_adjusted": result_string(contract, adjusted),
+        "score_ns": score_ns(contract, declarer, rec.vul, played) if duplicate else None,
+        "score_ns_adjusted": score_ns(contract, declarer, rec.vul, adjusted) if duplicate else None,
+        "revokes": a.count("RV"), "defective_tricks": a.count("DT"),
+        "record_errors": a.count("RC"), "laws": ruling.edition, "status": a.status,
+        "scoring": ruling.scoring, "parse_problems": a.count("PS"),
+        **_rubber(a, contract, declarer, played, adjusted),
+        **dict(zip(("north", "east", "south", "west"), rec.names)),
+        "tricks_equity": a.tricks_equity, "review_64c": a.review_64c,
+    }
+
+
+def _rubber(a: BoardAudit, contract, declarer, played, adjusted) -> dict[str, object]:
+    """Trick score below and bonuses above the line, by side, for the rubber codes."""
+    ruling = a.ruling
+    if ruling.scoring != "rubber":
+        return dict.fromkeys(RUBBER_COLUMNS)
+    row = rubber_scores(ruling.edition, contract, declarer, a.record.vul, played, adjusted,
+                        (ruling.penalty_to_declarer_side, ruling.penalty_to_defenders),
+                        (ruling.declarer_side_revoked, ruling.defenders_revoked))
+    notes = "; ".join(ruling.notes + ([row["scoring_notes"]] if row["scoring_notes"] else []))
+    return {**row, "scoring_notes": notes or None}
+
+
+def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
+    """The findings.csv row of ``f`` (columns in FINDING_COLUMNS order)."""
+    rec = a.record
+    return {
+        "source": rec.source, "line": f.line if f.line is not None else rec.line,
+        "game": rec.game, "board": rec.board, "room": rec.room, "code": f.code, "law": f.law,
+        "trick": f.trick, "seat": SEATS[f.seat] if f.seat is not None else "", "role": f.role,
+        "suit_led": SUITS[f.suit_led] if f.suit_led is not None else "",
+        "card": card_str(f.card) if f.card is not None else "",
+        "held": holding_str(f.held) if f.held else "",
+        "established": f.established, "transferred": f.transferred,
+        "equity_tricks": f.equity_tricks, "message": f.message,
+        "player": rec.names[f.seat] if f.seat is not None else "",
+        "marked": f.marked,
+        "log_line": f.log_line,
+    }
+
+
+def log_findings(table_facts: TableFacts, matched: Iterable[int]) -> list[dict[str, object]]:
+    """findings.csv rows for the log's rows that no board matched: ``source`` and ``line`` are
+    the log's own, ``board`` and ``room`` what the row names."""
+    return [_log_row(table_facts.path, row, f) for row, f in table_facts.unmatched(matched)]
+
+
+def _log_row(path: str, row: FactRow, f: Finding) -> dict[str, object]:
+    out: dict[str, object] = dict.fromkeys(FINDING_COLUMNS)
+    out.update(source=path, line=f.line, board=row.board, room=row.room, code=f.code,
+               law="", seat=SEATS[row.seat] if row.seat is not None else "", role="",
+               suit_led="", card=card_str(row.card) if row.card is not None else "", held="",
+               message=f.message, log_line=f.log_line)
+    return out
