@@ -1,8 +1,7 @@
 """Double-dummy estimates for Law 64C (``--equity``), on positions worked out by hand."""
-import random
 from functools import lru_cache
 
-from builders import board
+from builders import board, revoking_board
 from deals import (BASE2, BOTH_SIDES_D3, D2, D3, EAST_KEEPS_TRUMP_10, WEST_REVOKES_3,
                    WEST_REVOKES_9, WEST_REVOKES_HEARTS_TWICE)
 from hypothesis import assume, given, settings
@@ -11,8 +10,7 @@ from hypothesis import strategies as st
 from revoke_audit.audit import audit_board
 from revoke_audit.options import AuditOptions
 from revoke_audit.rows import board_row
-from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner, winning_index
-from revoke_audit.record import BoardRecord, Play
+from revoke_audit.cards import SUIT_MASKS, cards_in, winning_index
 
 
 def equity_findings(tricks):
@@ -133,39 +131,6 @@ def brute_force(hands, leader, cards, trump, declarer):
     return value(tuple(hands), leader, tuple(cards))
 
 
-def two_revokes_board(seed, revokes, strain, declarer):
-    """A random deal played legally except for a failure to follow at each (trick, position)
-    of ``revokes`` (when the player has another suit)."""
-    rnd = random.Random(seed)
-    deck = list(range(52))
-    rnd.shuffle(deck)
-    hands = [sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4)]
-    left, leader, plays, forced = list(hands), (declarer + 1) % 4, [], []
-    trump = None if strain == 4 else strain
-    for t in range(1, 14):
-        cards = []
-        for i in range(4):
-            seat = (leader + i) % 4
-            legal = left[seat]
-            if cards and legal & SUIT_MASKS[cards[0] // 13]:
-                other = legal & ~SUIT_MASKS[cards[0] // 13]
-                if (t, i) in revokes and other:
-                    legal = other
-                    forced.append((t, seat))
-                else:
-                    legal &= SUIT_MASKS[cards[0] // 13]
-            card = rnd.choice(list(cards_in(legal)))
-            left[seat] &= ~(1 << card)
-            cards.append(card)
-            plays.append(Play(seat, card, (), t, t))
-        leader = trick_winner(leader, cards, trump)
-    contract = f"1{['S', 'H', 'D', 'C', 'NT'][strain]}"
-    record = BoardRecord(source="p", line=1, game=1, format="pbn", hands=tuple(hands),
-                         contract_stated=contract, declarer_stated=declarer, vul="None",
-                         play_leader=(declarer + 1) % 4, play=tuple(plays))
-    return record, forced
-
-
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**9), first=st.sampled_from([(10, 1), (10, 2), (10, 3), (11, 1),
                                                            (11, 2), (11, 3)]),
@@ -178,7 +143,7 @@ def test_equity_matches_a_brute_force_search(seed, first, second, strain, declar
     review_64c says whether that beats the automatic result for the non-offending side (or,
     both sides having revoked, differs from it)."""
     wanted = {first} | ({second} if second and second[0] > first[0] else set())
-    record, forced = two_revokes_board(seed, wanted, strain, declarer)
+    record, forced = revoking_board(seed, wanted, strain, declarer)
     a = audit_board(record, AuditOptions(equity=True))
     rp = a.replay
     assume(forced and rp.coherent and len({t for t, _ in forced}) == len(forced))

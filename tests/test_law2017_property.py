@@ -5,44 +5,20 @@ all 13 tricks.  Expected transfer, stated independently of the engine:
   dummy revoked -> 0 (64B3);
   the offender won the revoke trick -> 1, plus 1 if his side won any later trick (64A1);
   else his side won that trick or a later one -> 1 (64A2); else 0 (64B1)."""
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from builders import revoking_board
+
 from revoke_audit.audit import audit_board
-from revoke_audit.cards import SEATS, SUIT_MASKS, card_str, cards_in, deal_str, trick_winner
-from revoke_audit.record import BoardRecord, Play
+from revoke_audit.cards import SEATS, card_str, deal_str
 
 
 def random_board(seed: int, revoke_trick: int, revoke_pos: int, strain: int, declarer: int):
-    rnd = random.Random(seed)
-    deck = list(range(52))
-    rnd.shuffle(deck)
-    hands = [sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4)]
-    left, leader, plays, forced = list(hands), (declarer + 1) % 4, [], None
-    trump = None if strain == 4 else strain
-    for t in range(1, 14):
-        cards = []
-        for i in range(4):
-            seat = (leader + i) % 4
-            legal = left[seat]
-            if cards and legal & SUIT_MASKS[cards[0] // 13]:
-                other = legal & ~SUIT_MASKS[cards[0] // 13]
-                if t == revoke_trick and i == revoke_pos and other and forced is None:
-                    legal, forced = other, (t, seat)
-                else:
-                    legal &= SUIT_MASKS[cards[0] // 13]
-            card = rnd.choice(list(cards_in(legal)))
-            left[seat] &= ~(1 << card)
-            cards.append(card)
-            plays.append(Play(seat, card, (), t, t))
-        leader = trick_winner(leader, cards, trump)
-    contract = f"1{['S', 'H', 'D', 'C', 'NT'][strain]}"
-    record = BoardRecord(source="p", line=1, game=1, format="pbn", hands=tuple(hands),
-                         contract_stated=contract, declarer_stated=declarer, vul="None",
-                         play_leader=(declarer + 1) % 4, play=tuple(plays))
-    return record, forced
+    """One forced failure to follow (at ``revoke_trick``, position ``revoke_pos``), or none
+    when that player holds only the suit led; its (trick, seat) or None."""
+    record, forced = revoking_board(seed, {(revoke_trick, revoke_pos)}, strain, declarer)
+    return record, (forced[0] if forced else None)
 
 
 @settings(max_examples=300, deadline=None)
