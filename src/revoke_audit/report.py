@@ -18,14 +18,11 @@ import signal
 import stat
 import sys
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import IO, Callable, Iterator, Sequence
 
 from .codes import annotation_level
-from .rows import BOARD_COLUMNS, FINDING_COLUMNS
+from .rows import BOARD_COLUMNS, FINDING_COLUMNS, Rendered
 from .scoring import result_string
-
-if TYPE_CHECKING:
-    from .rows import Rendered
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
