@@ -5,7 +5,6 @@ error.  Only this module decides exit codes."""
 from __future__ import annotations
 
 import io
-import json
 import os
 import signal
 import sys
@@ -23,10 +22,11 @@ from .codes import CODES, FAMILIES, families_at
 from .config import ConfigError, find_config, read_config, shown
 from .formats import Limits, iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
-from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board,
+from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
                      silence_stdout, text_line)
 from .run import render_sources
-from .sarif import sarif_document
+from .sarif import write_sarif
+from .streamed_json import JsonSpools, placeholder, write_document
 from .selection import ALL, Selection, check_prefixes, screen
 from .table_facts import TableFacts, TableFactsError, read_table_facts
 
@@ -95,7 +95,15 @@ def exit_on_signals() -> Iterator[None]:
 class _Main(click.Group):
     def invoke(self, ctx: click.Context):
         with exit_on_signals():
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except (click.exceptions.ClickException, click.exceptions.Exit,
+                    click.exceptions.Abort):
+                raise
+            except Exception as exc:  # a bug: one line for the user, never a traceback
+                echo(f"revoke-audit: internal error ({type(exc).__name__}: {exc}); please "
+                     "report it", err=True)
+                raise SystemExit(2) from None
 
 
 class ByteSize(click.ParamType):
@@ -259,7 +267,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
     tally: Counter[str] = Counter()
     codes: Counter[str] = Counter()
     marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
-    collected: list = []
+    collected = JsonSpools() if fmt in ("json", "sarif") else None
     read = Counter()  # hand records read, before --select and the baseline
     bar = _progress(len(sources), quiet, progress)
     try:
@@ -404,16 +412,21 @@ def _emit(r, fmt, quiet, collected) -> None:
     elif fmt == "jsonl":
         echo(json_board(r))
     elif fmt in ("json", "sarif"):
-        collected.append((r.row, r.findings))
+        collected.add(r.row, r.findings)
 
 
-def _finish_stdout(fmt, collected) -> None:
-    if fmt == "json":
-        doc = {"boards": [r for r, _ in collected if r is not None],
-               "findings": [f for _, fs in collected for f in fs]}
-        echo(json.dumps(doc, ensure_ascii=False, indent=1))
-    elif fmt == "sarif":
-        echo(json.dumps(sarif_document([f for _, fs in collected for f in fs]), indent=1))
+def _finish_stdout(fmt, collected: "JsonSpools | None") -> None:
+    """The one document of ``--format json`` or ``sarif``, streamed from the spools."""
+    if collected is None:
+        return
+    with collected:
+        if fmt == "json":
+            doc = {"boards": placeholder("boards"), "findings": placeholder("findings")}
+            write_document(echo_part, doc, {"boards": collected.boards,
+                                            "findings": collected.findings}, ensure_ascii=False)
+        else:
+            write_sarif(echo_part, collected.findings)
+        echo("")
 
 
 def statistics_text(codes: Counter[str]) -> str:

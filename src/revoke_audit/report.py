@@ -292,6 +292,15 @@ def _stdout() -> IO[str]:
 
 def echo(text: str, err: bool = False) -> None:
     """One line to stdout (or stderr); a failing or closed stdout is a ``ReportError``."""
+    _write(text + "\n", err, flush=True)
+
+
+def echo_part(text: str) -> None:
+    """Part of a line to stdout, not flushed yet (a long document written piece by piece)."""
+    _write(text, False, flush=False)
+
+
+def _write(text: str, err: bool, flush: bool) -> None:
     try:
         stream = sys.stderr if err else _stdout()
     except OSError as exc:
@@ -299,8 +308,9 @@ def echo(text: str, err: bool = False) -> None:
     if stream is None:
         return
     try:
-        stream.write(text + "\n")
-        stream.flush()
+        stream.write(text)
+        if flush:
+            stream.flush()
     except OSError as exc:
         if err:
             return  # nowhere left to complain

@@ -12,10 +12,12 @@ import json
 import os
 from collections import Counter
 from pathlib import Path, PurePath
+from typing import Callable, Iterable, Iterator
 from urllib.parse import quote
 
 from .codes import CODES, annotation_level
 from .report import finding_text
+from .streamed_json import placeholder, write_document
 
 BASE_ID = "SRCROOT"
 FINGERPRINT = "revokeAudit/v1"
@@ -37,8 +39,23 @@ def sarif_document(findings: list[dict[str, object]], root: str | None = None) -
     relative paths are relative to (the current folder by default)."""
     root = os.path.abspath(root or os.getcwd())
     used = sorted({str(f["code"]) for f in findings})
-    index = {code: i for i, code in enumerate(used)}
-    seen: Counter[str] = Counter()
+    doc = _log(used, root)
+    doc["runs"][0]["results"] = list(_results(findings, used, root))
+    return doc
+
+
+def write_sarif(write: Callable[[str], None], findings: Iterable[dict[str, object]],
+                root: str | None = None) -> None:
+    """The SARIF log of ``findings`` (read twice: for the rules, then for the results) written
+    as ``json.dumps(sarif_document(findings), indent=1)``, without holding the results."""
+    root = os.path.abspath(root or os.getcwd())
+    used = sorted({str(f["code"]) for f in findings})
+    doc = _log(used, root)
+    doc["runs"][0]["results"] = placeholder("results")
+    write_document(write, doc, {"results": _results(findings, used, root)})
+
+
+def _log(used: list[str], root: str) -> dict[str, object]:
     return {
         "version": "2.1.0",
         "$schema": SCHEMA,
@@ -50,9 +67,17 @@ def sarif_document(findings: list[dict[str, object]], root: str | None = None) -
                            "defaultConfiguration": {"level": annotation_level(c)}} for c in used],
             }},
             "originalUriBaseIds": {BASE_ID: {"uri": Path(root).as_uri().rstrip("/") + "/"}},
-            "results": [_result(f, index, seen, root) for f in findings],
+            "results": [],
         }],
     }
+
+
+def _results(findings: Iterable[dict[str, object]], used: list[str], root: str
+             ) -> Iterator[dict[str, object]]:
+    index = {code: i for i, code in enumerate(used)}
+    seen: Counter[str] = Counter()
+    for f in findings:
+        yield _result(f, index, seen, root)
 
 
 def artifact_location(source: str, root: str) -> dict[str, str]:
