@@ -53,8 +53,8 @@ def test_unknown_key_names_the_file_and_key(tree):
     assert r.exit_code == 2
     assert r.output == (
         "Error: ../../pyproject.toml: unknown key 'fail_on' in the settings; known keys: laws, "
-        "discovered, equity, jobs, fail-on, exit-zero, format, quiet, select, ignore, "
-        "extend-select, statistics, baseline, progress, table-facts, max-archive-bytes, "
+        "discovered, equity, jobs, engine, scheduler, fail-on, exit-zero, format, quiet, select, "
+        "ignore, extend-select, statistics, baseline, progress, table-facts, max-archive-bytes, "
         "max-run-bytes, max-ratio, max-archive-boards\n")
 
 

@@ -43,7 +43,8 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discover
                 ignore: Sequence[str] | None = None, extend_select: Sequence[str] | None = None,
                 baseline: str | os.PathLike | None = None,
                 table_facts: "str | os.PathLike | TableFacts | None" = None,
-                limits: Limits | None = None) -> AuditResult:
+                limits: Limits | None = None, engine: str = "local",
+                client: object = None) -> AuditResult:
     """Audit every board under ``paths``; typed DataFrames with the report columns.
 
     ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
@@ -52,7 +53,9 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discover
     unknown ``laws``, ``discovered``, code or prefix, or an unreadable baseline.  ``table_facts``:
     a director's log (a path, or ``read_table_facts``' result); a malformed one raises
     ``TableFactsError`` (a ``ValueError``) before anything is audited.  ``limits``:
-    ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like)."""
+    ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like).
+    ``engine="dask"``: audit on a Dask cluster (the ``dask`` extra): ``client``, a
+    ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs."""
     from .frames import frame_of
     from .rows import BOARD_COLUMNS, FINDING_COLUMNS
     from .run import render_sources
@@ -62,7 +65,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discover
     selection = Selection.of(select, ignore, extend_select)
     known = Baseline.load(baseline) if baseline is not None else None
     boards, findings = [], []
-    rendered = render_sources(paths, options, jobs, limits=limits)
+    rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
     for r in screen(rendered, selection, known):
         if r.row is not None:
             boards.append(r.row)

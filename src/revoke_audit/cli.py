@@ -129,8 +129,8 @@ FAIL_LEVELS = {"irregular": families_at("irregular"), "unmarked": families_at("i
                "inconsistent": families_at("inconsistent"), "any": families_at("parse"),
                "none": ()}
 #: Options a settings file may set (as ``fail-on = "inconsistent"``); the rest are per run.
-CONFIG_KEYS = ("laws", "discovered", "equity", "jobs", "fail-on", "exit-zero", "format", "quiet",
-               "select", "ignore", "extend-select", "statistics", "baseline", "progress",
+CONFIG_KEYS = ("laws", "discovered", "equity", "jobs", "engine", "scheduler", "fail-on",
+               "exit-zero", "format", "quiet", "select", "ignore", "extend-select", "statistics", "baseline", "progress",
                "table-facts", "max-archive-bytes", "max-run-bytes", "max-ratio",
                "max-archive-boards")
 
@@ -221,6 +221,13 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
 @click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="audit files in this many processes, 0 for one per core (output order is "
                    "unchanged)")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True,
+              help="dask: audit batches of files as Dask tasks (needs the dask extra); PATHS "
+                   "may then be fsspec URLs (s3://, gs://, file://)")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="with --engine dask: the Dask scheduler to use (default: a local cluster on "
+                   "this machine's cores)")
 @click.option("--select", multiple=True, callback=_codes, metavar="CODES",
               help="report only these codes or prefixes (RV, RC015, ...; repeat or separate "
                    "with commas); default: all")
@@ -250,7 +257,8 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               help="how many times its compressed size a stream may expand (PS014)")
 @click.option("--max-archive-boards", type=click.IntRange(min=1), default=LIMITS.archive_boards,
               show_default=True, help="rows read from one archive (PS015)")
-def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, select,
+def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, engine, scheduler,
+          select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
           progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
           max_archive_boards) -> None:
@@ -263,7 +271,9 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
     selection = Selection(select or (ALL,), ignore, extend_select)
     known = _load_baseline(baseline)
     recorder = BaselineRecorder() if write_baseline else None
-    sources = list(iter_sources(paths))
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler goes with --engine dask")
+    sources = list(_sources(paths, engine))
     tally: Counter[str] = Counter()
     codes: Counter[str] = Counter()
     marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
@@ -273,7 +283,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
     try:
         with Reports(boards, findings) as reports, closing(render_sources(
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
-                limits)) as rendered:
+                limits, engine, scheduler=scheduler)) as rendered:
             for r in screen(_counted(rendered, read), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     tally[r.status] += 1
@@ -289,7 +299,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, sel
             reports.commit()
             if recorder is not None:
                 recorder.write(write_baseline)
-    except ImportError as exc:  # a .parquet report without pyarrow
+    except ImportError as exc:  # a .parquet report without pyarrow, the dask engine without Dask
         raise SettingsError(str(exc)) from exc
     except ReportError as exc:
         if exc.target == STDOUT:
@@ -350,12 +360,27 @@ def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], li
             raise click.UsageError(f"report {path} is also an input: it would be overwritten")
     if "-" in paths and not _stdin_open():
         raise IOFailure("cannot read - (standard input): it is closed")
-    for path in missing_paths(paths):
+    for path in missing_paths(p for p in paths if "://" not in p):  # URLs: the Dask engine's
         raise IOFailure(f"cannot read {path}: no such file or folder")
     for path in paths:
         if path != "-" and os.path.isfile(path) and not os.access(path, os.R_OK):
             raise IOFailure(f"cannot read {path}: permission denied")
     return boards, findings, "none" if on_stdout or fmt == "csv" else fmt
+
+
+def _sources(paths, engine: str) -> list[str]:
+    """The files to read, for the progress bar's total; URLs with the Dask engine only."""
+    if engine != "dask":
+        urls = [p for p in paths if "://" in p]
+        if urls:
+            raise click.UsageError(f"{urls[0]} is a URL: URLs are read with --engine dask")
+        return list(iter_sources(paths))
+    from .dask_engine import MISSING, expand
+
+    try:
+        return list(expand(paths))
+    except ImportError as exc:  # fsspec, for a URL
+        raise SettingsError(MISSING) from exc
 
 
 def _stdin_open() -> bool:

@@ -1,11 +1,13 @@
 """Many boards: read every source, audit each board, and render its report rows, in input
-order - in this process, or with ``jobs`` > 1 in worker processes (a file is the unit of work).
+order - in this process, or with ``jobs`` > 1 in worker processes (a batch of files of about
+the same size is the unit of work; a large file is a unit alone).
 
 Signals belong to the parent: workers start with SIGINT blocked and leave SIGTERM at its
 default, so Ctrl-C or a ``kill`` stops the run through the parent, which terminates the pool."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from contextlib import ExitStack, contextmanager
 from typing import Callable, Iterable, Iterator
@@ -20,14 +22,26 @@ from .workers import resolve_jobs, worker_pool
 
 def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(), jobs: int = 1,
                    on_file: Callable[[str], None] | None = None,
-                   limits: Limits | None = None) -> Iterator[Rendered]:
+                   limits: Limits | None = None, engine: str = "local",
+                   client: object = None, scheduler: str | None = None) -> Iterator[Rendered]:
     """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
-    files are audited in that many processes (a file is the unit of work; 0: one per core),
-    which share the run's limit on decompressed bytes (``limits``, against archive bombs).
-    ``on_file(source)`` is called as each file is done (for a progress bar).  With a director's
-    log, a last item without a board row carries the findings for the rows no board matched."""
+    files are audited in that many processes (0: one per core), in batches of about the same
+    size (``batches``), which share the run's limit on decompressed bytes (``limits``, against
+    archive bombs).  ``on_file(source)`` is called as each file is done (for a progress bar).
+    With a director's log, a last item without a board row carries the findings for the rows
+    no board matched.  ``engine="dask"``: the batches are Dask tasks (``dask_engine``), on
+    ``client``, or a cluster at ``scheduler``, or a local cluster; ``jobs`` is then unused."""
     matched: set[int] = set()
-    for r in _render_boards(paths, options, jobs, on_file, limits or Limits()):
+    if engine == "dask":
+        from .dask_engine import render_on_dask
+
+        boards = render_on_dask(paths, options, limits or Limits(), client=client,
+                                scheduler=scheduler, on_file=on_file)
+    elif engine == "local":
+        boards = _render_boards(paths, options, jobs, on_file, limits or Limits())
+    else:
+        raise ValueError(f"unknown engine={engine!r}; choose one of 'local', 'dask'")
+    for r in boards:
         matched |= r.log_lines
         yield r
     if options.table_facts is not None:
@@ -48,13 +62,13 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
             done_file(src)
         return
     sources = list(iter_sources(paths))
-    work = [(src, options, limits) for src in sources if src != "-"]
+    work = [(batch, options, limits) for batch in batches([s for s in sources if s != "-"], jobs)]
     run = RunBudget(limits.run_bytes, multiprocessing.get_context("spawn").Value("q", 0))
     with ExitStack() as stack:
         with _pool_starting():
             pool = stack.enter_context(worker_pool(jobs, initializer=_start_worker,
                                                    initargs=(run,)))
-        done = pool.imap(_render_file, work, chunksize=1)
+        done = (rows for batch in pool.imap(_render_batch, work, chunksize=1) for rows in batch)
         for src in sources:
             if src == "-":  # standard input is the parent's
                 for a in audit_records(read_file(src, limits, run), options):
@@ -62,6 +76,37 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
             else:
                 yield from next(done)
             done_file(src)
+
+
+BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
+BATCHES_PER_JOB = 8  # units of work per process, so that one slow unit does not hold the end
+
+
+def batches(sources: list[str], jobs: int) -> list[list[str]]:
+    """Consecutive files grouped into units of work of about the same size in bytes: each
+    file costs a round trip to a worker process, so many small files go together (a vugraph
+    archive is thousands of files of a few kilobytes), while a large file is a unit alone."""
+    sizes = [_size(src) for src in sources]
+    low, high = BATCH_BYTES
+    target = min(high, max(low, sum(sizes) // (max(jobs, 1) * BATCHES_PER_JOB)))
+    out: list[list[str]] = []
+    held = 0
+    for src, size in zip(sources, sizes):
+        if not out or held >= target:
+            out.append([])
+            held = 0
+        out[-1].append(src)
+        held += size
+    return out
+
+
+def _size(path: str) -> int:
+    if "://" in path:  # a URL (the Dask engine): its size is unknown, it goes alone
+        return BATCH_BYTES[1]
+    try:
+        return os.stat(path).st_size
+    except OSError:  # reported when the file is read
+        return 0
 
 
 @contextmanager
@@ -104,6 +149,8 @@ def _start_worker(run: RunBudget) -> None:
     _RUN = run
 
 
-def _render_file(args: tuple[str, AuditOptions, Limits]) -> list[Rendered]:
-    src, options, limits = args
-    return [render(a) for a in audit_records(read_file(src, limits, _RUN), options)]
+def _render_batch(args: tuple[list[str], AuditOptions, Limits]) -> list[list[Rendered]]:
+    """In a worker: each file of a batch audited and rendered, in order."""
+    batch, options, limits = args
+    return [[render(a) for a in audit_records(read_file(src, limits, _RUN), options)]
+            for src in batch]

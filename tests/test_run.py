@@ -1,0 +1,64 @@
+"""The run: files in batches of about the same size for the worker processes, and the same
+reports, in the same order, whatever the number of processes or the batching."""
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import revoke_audit.run as run
+from revoke_audit.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "archive"
+
+
+def sized(tmp_path, sizes):
+    paths = []
+    for i, n in enumerate(sizes):
+        p = tmp_path / f"{i:02}.pbn"
+        p.write_bytes(b"x" * n)
+        paths.append(str(p))
+    return paths
+
+
+def test_small_files_go_together_and_a_large_file_alone(tmp_path, monkeypatch):
+    """Target: total / (jobs * 8) bytes, within BATCH_BYTES.  With bounds (100, 1000) and 2
+    jobs, 16 files totalling 3,200 bytes target 200 bytes: a batch closes once it holds 200."""
+    monkeypatch.setattr(run, "BATCH_BYTES", (100, 1000))
+    paths = sized(tmp_path, [50] * 4 + [2400] + [50] * 11)
+    got = run.batches(paths, 2)
+    assert [len(b) for b in got] == [4, 1, 4, 4, 3]
+    assert [p for b in got for p in b] == paths  # input order, every file once
+
+
+def test_a_missing_file_still_has_its_place(tmp_path):
+    paths = sized(tmp_path, [10]) + [str(tmp_path / "gone.pbn")]
+    assert run.batches(paths, 2) == [paths]
+
+
+def audit(args, tmp_path, tag):
+    b, f = tmp_path / f"b{tag}.csv", tmp_path / f"f{tag}.csv"
+    r = CliRunner().invoke(main, ["audit", *args, "-o", str(b), "--findings", str(f)])
+    return r.output, b.read_bytes(), f.read_bytes()
+
+
+@pytest.mark.parametrize("bounds", [(1, 1), (1 << 20, 1 << 20)])
+def test_jobs_2_gives_jobs_1_byte_for_byte_however_files_are_batched(tmp_path, monkeypatch,
+                                                                      bounds):
+    """Every fixture (71 boards in 50-odd files: damaged, archives, both formats), one file
+    per batch and all files in one batch."""
+    monkeypatch.setattr(run, "BATCH_BYTES", bounds)
+    one = audit([str(FIXTURES), "--exit-zero"], tmp_path, 1)
+    two = audit([str(FIXTURES), "--exit-zero", "--jobs", "2"], tmp_path, 2)
+    assert one == two and one[1].count(b"\n") > 60
+
+
+@pytest.mark.skipif(not ARCHIVE.is_dir(), reason="the archive slice is not beside the project")
+def test_jobs_2_on_a_slice_of_the_vugraph_archive(tmp_path):
+    """Five folders of the slice (about 100 files, 2,000 boards): real faults included."""
+    folders = sorted(p for p in ARCHIVE.rglob("raw_lin_data/*") if p.is_dir())[:5]
+    args = [str(p) for p in folders] + ["--exit-zero"]
+    one = audit(args, tmp_path, 1)
+    two = audit(args + ["--jobs", "2"], tmp_path, 2)
+    assert one == two and one[1].count(b"\n") > 40
