@@ -77,3 +77,28 @@ def test_without_dask_the_engine_says_what_to_install(tmp_path, monkeypatch):
     assert r.exit_code == 2
     assert r.output.endswith("the dask engine needs Dask: install the extra with pip install "
                              "'revoke-audit[dask]'\n")
+
+
+def test_a_large_file_goes_to_the_cluster_in_parts(client, tmp_path, monkeypatch):
+    from test_parts import games
+
+    import revoke_audit.run as run
+
+    monkeypatch.setattr(run, "PART_GAMES", 5)
+    monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
+    path = tmp_path / "big.pbn"
+    path.write_text(games(30, revoke_every=4))
+    local = audit_paths(str(path))
+    dask = audit_paths(str(path), engine="dask", client=client)
+    assert len(run.work_units([str(path)], 2, run.Limits())) == 6
+    assert local.boards.equals(dask.boards) and local.findings.equals(dask.findings)
+
+
+def test_standard_input_is_read_here_in_its_place(client, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pbn = (FIXTURES / "cli" / "revoke.pbn").read_bytes()
+    args = ["audit", str(FIXTURES / "session"), "-", "-q", "--exit-zero", "--format", "csv"]
+    local = CliRunner().invoke(main, args, input=pbn)
+    dask = CliRunner().invoke(main, args + ["--engine", "dask", "--scheduler",
+                                            client.scheduler.address], input=pbn)
+    assert dask.stdout == local.stdout and "<stdin>" in local.stdout

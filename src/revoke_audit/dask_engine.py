@@ -1,7 +1,7 @@
 """An archive on a cluster: the same run as ``run.render_sources``, with Dask as the engine.
 
-The batches of files that worker processes take on one machine (``run.batches``) become Dask
-tasks; their report rows come back in input order, so the reports are the ones a local run
+The units of work that worker processes take on one machine (``run.work_units``: batches of
+files, parts of a large file) become Dask tasks; their report rows come back in input order, so the reports are the ones a local run
 writes.  Sources may be local paths (which the cluster's workers must see at the same place)
 or fsspec URLs the workers can read (``file://``, ``s3://``, ``gs://``...): a URL naming a
 folder stands for the files in it, walked like a local folder (hidden entries skipped, name
@@ -35,7 +35,7 @@ def render_on_dask(paths: Iterable[str] | str, options: AuditOptions, limits: Li
     ``client``: a ``distributed.Client`` to use; else one connected to ``scheduler`` (an
     address such as ``tcp://10.0.0.5:8786``); else a local cluster on this machine's cores,
     closed at the end.  ImportError (with what to install) when Dask is missing."""
-    from .run import batches
+    from .run import STDIN, work_units
 
     try:
         from distributed import Client, LocalCluster
@@ -47,12 +47,20 @@ def render_on_dask(paths: Iterable[str] | str, options: AuditOptions, limits: Li
         owned = Client(scheduler) if scheduler else Client(LocalCluster(threads_per_worker=1))
         client = owned
     try:
-        work = batches(sources, _cores(client))
-        futures = client.map(render_batch, work, options=options, limits=limits, pure=False)
-        for batch, future in zip(work, futures):
-            for source, rows in zip(batch, future.result()):
-                yield from rows
+        units = work_units(sources, _cores(client), limits)
+        work = [u for u in units if u != STDIN]
+        futures = iter(client.map(render_unit, work, options=options, limits=limits,
+                                  pure=False))
+        for unit in units:
+            if unit == STDIN:  # standard input is this process's: read here, in its place
+                yield from (render(a) for a in audit_records(read_file("-", limits), options))
                 if on_file is not None:
+                    on_file("-")
+                continue
+            future = next(futures)
+            for source, rows, last in future.result():
+                yield from rows
+                if last and on_file is not None:
                     on_file(source)
             future.release()
     finally:
@@ -63,12 +71,17 @@ def render_on_dask(paths: Iterable[str] | str, options: AuditOptions, limits: Li
                 cluster.close()
 
 
-def render_batch(batch: list[str], options: AuditOptions, limits: Limits
-                 ) -> list[list[Rendered]]:
-    """A Dask task: each source of ``batch`` read, audited and rendered, in order."""
+def render_unit(unit: tuple, options: AuditOptions, limits: Limits
+                ) -> list[tuple[str, list[Rendered], bool]]:
+    """A Dask task: a unit of work of ``run.work_units`` (a batch of files, or a part of a
+    large file) audited and rendered, as ``(source, rows, last)`` for each source in it."""
+    from .run import render_part
+
+    if unit[0] == "part":
+        return [(unit[1].path, render_part(unit[1], options), unit[2])]
     run = RunBudget(limits.run_bytes)
-    return [[render(a) for a in audit_records(_read(src, limits, run), options)]
-            for src in batch]
+    return [(src, [render(a) for a in audit_records(_read(src, limits, run), options)], True)
+            for src in unit[1]]
 
 
 def expand(paths: Iterable[str] | str) -> Iterator[str]:

@@ -12,9 +12,11 @@ import signal
 from contextlib import ExitStack, contextmanager
 from typing import Callable, Iterable, Iterator
 
-from .audit import audit_records
+from .audit import audit_board, audit_records
 from .formats import Limits, RunBudget, iter_sources, read_file
+from .formats.parts import Part, plan, read_part
 from .options import AuditOptions
+from .replay.coherence import with_neighbours
 from .report import deferred_signals
 from .rows import Rendered, log_findings, render
 from .workers import resolve_jobs, worker_pool
@@ -62,20 +64,53 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
             done_file(src)
         return
     sources = list(iter_sources(paths))
-    work = [(batch, options, limits) for batch in batches([s for s in sources if s != "-"], jobs)]
+    units = work_units(sources, jobs, limits)
+    work = [(unit, options, limits) for unit in units if unit != STDIN]
     run = RunBudget(limits.run_bytes, multiprocessing.get_context("spawn").Value("q", 0))
     with ExitStack() as stack:
         with _pool_starting():
             pool = stack.enter_context(worker_pool(jobs, initializer=_start_worker,
                                                    initargs=(run,)))
-        done = (rows for batch in pool.imap(_render_batch, work, chunksize=1) for rows in batch)
-        for src in sources:
-            if src == "-":  # standard input is the parent's
-                for a in audit_records(read_file(src, limits, run), options):
+        done = pool.imap(_render_unit, work, chunksize=1)
+        for unit in units:
+            if unit == STDIN:  # standard input is the parent's
+                for a in audit_records(read_file("-", limits, run), options):
                     yield render(a)
-            else:
-                yield from next(done)
-            done_file(src)
+                done_file("-")
+                continue
+            for src, rows, last in next(done):
+                yield from rows
+                if last:
+                    done_file(src)
+
+
+STDIN = ("stdin",)
+PART_GAMES = 5000  # games of a large file in one unit of work
+PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
+
+
+def work_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
+    """The run's units of work, in input order: ``("files", [path, ...])`` a batch of whole
+    files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN file
+    (``formats.parts``), ``STDIN``, read by the parent."""
+    units: list[tuple] = []
+    pending: list[str] = []
+
+    def flush() -> None:
+        units.extend(("files", batch) for batch in batches(pending, jobs))
+        pending.clear()
+
+    for src in sources:
+        split = (plan(src, PART_GAMES, limits.member_bytes)
+                 if src != "-" and _size(src) >= PART_MIN_BYTES else None)
+        if src == "-" or split:
+            flush()
+            units.extend([STDIN] if src == "-" else
+                         [("part", p, i == len(split) - 1) for i, p in enumerate(split)])
+        else:
+            pending.append(src)
+    flush()
+    return units
 
 
 BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
@@ -149,8 +184,27 @@ def _start_worker(run: RunBudget) -> None:
     _RUN = run
 
 
-def _render_batch(args: tuple[list[str], AuditOptions, Limits]) -> list[list[Rendered]]:
-    """In a worker: each file of a batch audited and rendered, in order."""
-    batch, options, limits = args
-    return [[render(a) for a in audit_records(read_file(src, limits, _RUN), options)]
-            for src in batch]
+def _render_unit(args: tuple[tuple, AuditOptions, Limits]
+                 ) -> list[tuple[str, list[Rendered], bool]]:
+    """In a worker: a unit of work audited and rendered, as ``(source, rows, last)`` for
+    each source it holds (``last``: its last rows)."""
+    unit, options, limits = args
+    if unit[0] == "part":
+        part, last = unit[1], unit[2]
+        return [(part.path, render_part(part, options), last)]
+    return [(src, render_file(src, options, limits, _RUN), True) for src in unit[1]]
+
+
+def render_file(src: str, options: AuditOptions, limits: Limits,
+                run: RunBudget | None = None) -> list[Rendered]:
+    """One source audited and rendered."""
+    return [render(a) for a in audit_records(read_file(src, limits, run), options)]
+
+
+def render_part(part: Part, options: AuditOptions) -> list[Rendered]:
+    """The games of a part of a file audited and rendered; its context games (read before and
+    after it) serve only as neighbours."""
+    keep = range(part.skip, part.skip + part.count)
+    return [render(audit_board(record, options, neighbours))
+            for i, (record, neighbours) in enumerate(with_neighbours(read_part(part)))
+            if i in keep]

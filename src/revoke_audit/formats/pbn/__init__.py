@@ -52,16 +52,17 @@ from .write import format_pbn
 __all__ = ["read_pbn", "format_pbn", "MAX_GAME_LINES", "MAX_GAME_BYTES", "MAX_DIAGNOSTICS"]
 
 
-def read_pbn(stream: BinaryIO, source: str, *,
-             diagnostics: list[Diagnostic] | None = None) -> Iterator[BoardRecord]:
+def read_pbn(stream: BinaryIO, source: str, *, diagnostics: list[Diagnostic] | None = None,
+             games_before: int = 0) -> Iterator[BoardRecord]:
     """Yield one ``BoardRecord`` per game (a block with at least one tag) of a PBN stream.
 
     Problems inside a game are on its record.  Problems outside any game (text, binary junk or
     a truncated comment in a block without tags) go to ``diagnostics`` when a list is given,
     else onto the next record (after the last game: onto the last record; so each record is
     yielded when the next game is complete).  Never raises for any content; I/O errors of the
-    stream itself are the caller's."""
-    games = Games(source, diagnostics)
+    stream itself are the caller's.  ``games_before``: the stream is a part of a file that
+    follows that many games (``formats.parts``), so its games are numbered on from there."""
+    games = Games(source, diagnostics, games_before)
     held: BoardRecord | None = None
     for rec in _records(stream, games):
         if held is not None:

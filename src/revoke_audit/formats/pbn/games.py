@@ -82,12 +82,13 @@ def _section_of(name: str) -> str | None:
 class Games:
     """The game being read, the records made so far (``out``) and the file-wide state."""
 
-    def __init__(self, source: str, file_diags: list[Diagnostic] | None) -> None:
+    def __init__(self, source: str, file_diags: list[Diagnostic] | None,
+                 games_before: int = 0) -> None:
         self.source = source
         self.file_diags = file_diags
         self.title_date = ""  # %HRTitleDate: kept as the tag HRTitleDate of every game
         self.game: Game | None = None
-        self.games = 0
+        self.games = games_before  # games read so far (a part of a file: those before it)
         self.section: str | None = None  # "auction" | "play" | "skip" | None
         self.skipping = False  # game too large: skip to the next blank line
         self.out: list[BoardRecord] = []

@@ -1,0 +1,100 @@
+"""A large PBN file in parts for the worker processes: each part gives exactly the records
+the whole file gives for its games (numbers, lines, neighbours), and a file is split only when
+nothing carries from one game to the next."""
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from builders import revoking_board
+from click.testing import CliRunner
+
+import revoke_audit.run as run
+from revoke_audit.cli import main
+from revoke_audit.formats import read_file
+from revoke_audit.formats.parts import plan, read_part
+from revoke_audit.formats.pbn import format_pbn
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def games(n: int, revoke_every: int = 7) -> str:
+    """``n`` games of random deals and plays; every ``revoke_every``-th with a revoke."""
+    out = []
+    for i in range(n):
+        wanted = {(5, 2)} if i % revoke_every == 0 else set()
+        record, _ = revoking_board(i, wanted, i % 5, i % 4)
+        record = replace(record, event="parts", board=str(i + 1), dealer=0)
+        out.append(format_pbn(record))
+    return "\n".join(out)
+
+
+def whole_and_parts(path: Path, per_part: int):
+    parts = plan(str(path), per_part, 1 << 30)
+    whole = list(read_file(str(path)))
+    got = [rec for p in parts for rec in list(read_part(p))[p.skip:p.skip + p.count]]
+    return whole, got, parts
+
+
+def test_parts_give_the_records_of_the_whole_file(tmp_path):
+    path = tmp_path / "big.pbn"
+    path.write_text("% PBN 2.1\n%HRTitleDate 2019.05.04\n\n" + games(40))
+    whole, got, parts = whole_and_parts(path, 6)
+    assert len(parts) == 7 and [p.count for p in parts] == [6] * 6 + [4]
+    assert got == whole and [r.game for r in got] == list(range(1, 41))
+    assert got[-1].tags["HRTitleDate"] == "2019.05.04"  # the header is read by every part
+    assert [p.skip for p in parts] == [0, 6, 12, 18, 24, 30, 32]  # the games before as context
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.replace('[Board "9"]', '[Board "9"]\n{a comment\n\nover a blank line}'),
+    lambda t: t.replace('[Event "parts"]\n[Board "9"]', '[Event "#"]\n[Board "9"]'),
+    lambda t: t.replace('\n\n[Event "parts"]\n[Board "9"]', '\n[Event "parts"]\n[Board "9"]'),
+    lambda t: t.replace('\n\n[Event "parts"]\n[Board "9"]', '\n\nstray text\n\n[Event "p"]\n[Board "9"]'),
+    lambda t: t.replace('\n\n[Event "parts"]\n[Board "9"]', '\n\n%Charset "nonsense"\n[Event "p"]\n[Board "9"]'),
+    lambda t: '%Charset "nonsense"\n\n' + t,
+    lambda t: t.replace("\n", "\r"),
+])
+def test_a_file_where_something_carries_between_games_is_read_whole(tmp_path, change):
+    """A comment over a blank line, inheritance, two games in one block (PS120), a block
+    that is no game, a directive after the header, a header with a diagnostic, CR line ends."""
+    path = tmp_path / "big.pbn"
+    path.write_text(change(games(20)))
+    assert plan(str(path), 3, 1 << 30) is None
+
+
+def test_a_small_file_or_a_large_one_beyond_the_limit_is_not_split(tmp_path):
+    path = tmp_path / "big.pbn"
+    path.write_text(games(20))
+    assert plan(str(path), 10, 1 << 30) is None  # two parts' worth or less
+    assert plan(str(path), 3, 100) is None  # larger than a file may be read
+    assert len(plan(str(path), 3, 1 << 30)) == 7
+
+
+def test_jobs_2_on_a_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monkeypatch):
+    monkeypatch.setattr(run, "PART_GAMES", 4)
+    monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
+    monkeypatch.chdir(tmp_path)
+    Path("big.pbn").write_text(games(60, revoke_every=5))
+    reports = []
+    for jobs in ("1", "2"):
+        r = CliRunner().invoke(main, ["audit", "big.pbn", "--jobs", jobs, "-o", f"b{jobs}.csv",
+                                      "--findings", f"f{jobs}.csv"])
+        reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
+                        Path(f"f{jobs}.csv").read_bytes()))
+    assert len(run.work_units(["big.pbn"], 2, run.Limits())) == 15
+    assert reports[0] == reports[1] and b"RV00" in reports[0][2]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the corpus is not beside the project")
+def test_every_corpus_file_that_splits_gives_its_records_in_parts():
+    """Real files (51 of the corpus's PBN files split; the rest hold comments, inheritance
+    and the like), in parts of three games."""
+    split = 0
+    for path in sorted(CORPUS.rglob("*")):
+        if path.suffix.lower() != ".pbn" or not path.is_file() or not plan(str(path), 3, 1 << 30):
+            continue
+        whole, got, _ = whole_and_parts(path, 3)
+        assert got == whole, path
+        split += 1
+    assert split >= 40
