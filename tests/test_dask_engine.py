@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from revoke_audit import audit_paths
 from revoke_audit.cli import main
+from revoke_audit.formats import Limits
 from revoke_audit.dask_engine import expand
 
 distributed = pytest.importorskip("distributed")
@@ -82,7 +83,7 @@ def test_without_dask_the_engine_says_what_to_install(tmp_path, monkeypatch):
 def test_a_large_file_goes_to_the_cluster_in_parts(client, tmp_path, monkeypatch):
     from test_parts import games
 
-    import revoke_audit.run as run
+    import revoke_audit.units as run
 
     monkeypatch.setattr(run, "PART_GAMES", 5)
     monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
@@ -90,7 +91,7 @@ def test_a_large_file_goes_to_the_cluster_in_parts(client, tmp_path, monkeypatch
     path.write_text(games(30, revoke_every=4))
     local = audit_paths(str(path))
     dask = audit_paths(str(path), engine="dask", client=client)
-    assert len(run.work_units([str(path)], 2, run.Limits())) == 6
+    assert len(run.work_units([str(path)], 2, Limits())) == 6
     assert local.boards.equals(dask.boards) and local.findings.equals(dask.findings)
 
 

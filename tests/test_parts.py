@@ -1,7 +1,6 @@
 """A large PBN file in parts for the worker processes: each part gives exactly the records
 the whole file gives for its games (numbers, lines, neighbours), and a file is split only when
 nothing carries from one game to the next."""
-import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,8 +8,9 @@ import pytest
 from builders import revoking_board
 from click.testing import CliRunner
 
-import revoke_audit.run as run
+import revoke_audit.units as run
 from revoke_audit.cli import main
+from revoke_audit.formats import Limits
 from revoke_audit.formats import read_file
 from revoke_audit.formats.parts import plan, read_part
 from revoke_audit.formats.pbn import format_pbn
@@ -30,7 +30,7 @@ def games(n: int, revoke_every: int = 7) -> str:
 
 
 def whole_and_parts(path: Path, per_part: int):
-    parts = plan(str(path), per_part, 1 << 30)
+    parts = plan(str(path), per_part, 1 << 30, 32)
     whole = list(read_file(str(path)))
     got = [rec for p in parts for rec in list(read_part(p))[p.skip:p.skip + p.count]]
     return whole, got, parts
@@ -60,15 +60,15 @@ def test_a_file_where_something_carries_between_games_is_read_whole(tmp_path, ch
     that is no game, a directive after the header, a header with a diagnostic, CR line ends."""
     path = tmp_path / "big.pbn"
     path.write_text(change(games(20)))
-    assert plan(str(path), 3, 1 << 30) is None
+    assert plan(str(path), 3, 1 << 30, 32) is None
 
 
 def test_a_small_file_or_a_large_one_beyond_the_limit_is_not_split(tmp_path):
     path = tmp_path / "big.pbn"
     path.write_text(games(20))
-    assert plan(str(path), 10, 1 << 30) is None  # two parts' worth or less
-    assert plan(str(path), 3, 100) is None  # larger than a file may be read
-    assert len(plan(str(path), 3, 1 << 30)) == 7
+    assert plan(str(path), 10, 1 << 30, 32) is None  # two parts' worth or less
+    assert plan(str(path), 3, 100, 32) is None  # larger than a file may be read
+    assert len(plan(str(path), 3, 1 << 30, 32)) == 7
 
 
 def test_jobs_2_on_a_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monkeypatch):
@@ -82,7 +82,7 @@ def test_jobs_2_on_a_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monkeypa
                                       "--findings", f"f{jobs}.csv"])
         reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
                         Path(f"f{jobs}.csv").read_bytes()))
-    assert len(run.work_units(["big.pbn"], 2, run.Limits())) == 15
+    assert len(run.work_units(["big.pbn"], 2, Limits())) == 15
     assert reports[0] == reports[1] and b"RV00" in reports[0][2]
 
 
@@ -92,7 +92,8 @@ def test_every_corpus_file_that_splits_gives_its_records_in_parts():
     and the like), in parts of three games."""
     split = 0
     for path in sorted(CORPUS.rglob("*")):
-        if path.suffix.lower() != ".pbn" or not path.is_file() or not plan(str(path), 3, 1 << 30):
+        if (path.suffix.lower() != ".pbn" or not path.is_file()
+                or not plan(str(path), 3, 1 << 30, 32)):
             continue
         whole, got, _ = whole_and_parts(path, 3)
         assert got == whole, path

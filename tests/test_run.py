@@ -1,12 +1,11 @@
 """The run: files in batches of about the same size for the worker processes, and the same
 reports, in the same order, whatever the number of processes or the batching."""
-import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-import revoke_audit.run as run
+import revoke_audit.units as run
 from revoke_audit.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -1,6 +1,6 @@
 """An archive on a cluster: the same run as ``run.render_sources``, with Dask as the engine.
 
-The units of work that worker processes take on one machine (``run.work_units``: batches of
+The units of work that worker processes take on one machine (``units.work_units``: batches of
 files, parts of a large file) become Dask tasks; their report rows come back in input order, so the reports are the ones a local run
 writes.  Sources may be local paths (which the cluster's workers must see at the same place)
 or fsspec URLs the workers can read (``file://``, ``s3://``, ``gs://``...): a URL naming a
@@ -20,6 +20,7 @@ from .audit import audit_records
 from .formats import (Limits, RunBudget, as_paths, iter_sources, read_file, read_stream,
                       unreadable)
 from .formats.sources import SUFFIXES
+from . import units
 from .options import AuditOptions
 from .rows import Rendered, render
 
@@ -35,7 +36,6 @@ def render_on_dask(paths: Iterable[str] | str, options: AuditOptions, limits: Li
     ``client``: a ``distributed.Client`` to use; else one connected to ``scheduler`` (an
     address such as ``tcp://10.0.0.5:8786``); else a local cluster on this machine's cores,
     closed at the end.  ImportError (with what to install) when Dask is missing."""
-    from .run import STDIN, work_units
 
     try:
         from distributed import Client, LocalCluster
@@ -47,12 +47,12 @@ def render_on_dask(paths: Iterable[str] | str, options: AuditOptions, limits: Li
         owned = Client(scheduler) if scheduler else Client(LocalCluster(threads_per_worker=1))
         client = owned
     try:
-        units = work_units(sources, _cores(client), limits)
-        work = [u for u in units if u != STDIN]
+        plan = units.work_units(sources, _cores(client), limits)
+        work = [u for u in plan if u != units.STDIN]
         futures = iter(client.map(render_unit, work, options=options, limits=limits,
                                   pure=False))
-        for unit in units:
-            if unit == STDIN:  # standard input is this process's: read here, in its place
+        for unit in plan:
+            if unit == units.STDIN:  # standard input is this process's: read here, in its place
                 yield from (render(a) for a in audit_records(read_file("-", limits), options))
                 if on_file is not None:
                     on_file("-")
@@ -75,13 +75,7 @@ def render_unit(unit: tuple, options: AuditOptions, limits: Limits
                 ) -> list[tuple[str, list[Rendered], bool]]:
     """A Dask task: a unit of work of ``run.work_units`` (a batch of files, or a part of a
     large file) audited and rendered, as ``(source, rows, last)`` for each source in it."""
-    from .run import render_part
-
-    if unit[0] == "part":
-        return [(unit[1].path, render_part(unit[1], options), unit[2])]
-    run = RunBudget(limits.run_bytes)
-    return [(src, [render(a) for a in audit_records(_read(src, limits, run), options)], True)
-            for src in unit[1]]
+    return units.render_unit(unit, options, limits, RunBudget(limits.run_bytes), read=_read)
 
 
 def expand(paths: Iterable[str] | str) -> Iterator[str]:

@@ -7,18 +7,16 @@ default, so Ctrl-C or a ``kill`` stops the run through the parent, which termina
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 from contextlib import ExitStack, contextmanager
 from typing import Callable, Iterable, Iterator
 
-from .audit import audit_board, audit_records
+from .audit import audit_records
 from .formats import Limits, RunBudget, iter_sources, read_file
-from .formats.parts import Part, plan, read_part
 from .options import AuditOptions
-from .replay.coherence import with_neighbours
 from .report import deferred_signals
 from .rows import Rendered, log_findings, render
+from .units import STDIN, render_unit, work_units
 from .workers import resolve_jobs, worker_pool
 
 
@@ -84,66 +82,6 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
                     done_file(src)
 
 
-STDIN = ("stdin",)
-PART_GAMES = 5000  # games of a large file in one unit of work
-PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
-
-
-def work_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
-    """The run's units of work, in input order: ``("files", [path, ...])`` a batch of whole
-    files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN file
-    (``formats.parts``), ``STDIN``, read by the parent."""
-    units: list[tuple] = []
-    pending: list[str] = []
-
-    def flush() -> None:
-        units.extend(("files", batch) for batch in batches(pending, jobs))
-        pending.clear()
-
-    for src in sources:
-        split = (plan(src, PART_GAMES, limits.member_bytes)
-                 if src != "-" and _size(src) >= PART_MIN_BYTES else None)
-        if src == "-" or split:
-            flush()
-            units.extend([STDIN] if src == "-" else
-                         [("part", p, i == len(split) - 1) for i, p in enumerate(split)])
-        else:
-            pending.append(src)
-    flush()
-    return units
-
-
-BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
-BATCHES_PER_JOB = 8  # units of work per process, so that one slow unit does not hold the end
-
-
-def batches(sources: list[str], jobs: int) -> list[list[str]]:
-    """Consecutive files grouped into units of work of about the same size in bytes: each
-    file costs a round trip to a worker process, so many small files go together (a vugraph
-    archive is thousands of files of a few kilobytes), while a large file is a unit alone."""
-    sizes = [_size(src) for src in sources]
-    low, high = BATCH_BYTES
-    target = min(high, max(low, sum(sizes) // (max(jobs, 1) * BATCHES_PER_JOB)))
-    out: list[list[str]] = []
-    held = 0
-    for src, size in zip(sources, sizes):
-        if not out or held >= target:
-            out.append([])
-            held = 0
-        out[-1].append(src)
-        held += size
-    return out
-
-
-def _size(path: str) -> int:
-    if "://" in path:  # a URL (the Dask engine): its size is unknown, it goes alone
-        return BATCH_BYTES[1]
-    try:
-        return os.stat(path).st_size
-    except OSError:  # reported when the file is read
-        return 0
-
-
 @contextmanager
 def _pool_starting() -> Iterator[None]:
     """Signals wait while the pool starts its workers (``deferred_signals``): one that stopped
@@ -186,25 +124,6 @@ def _start_worker(run: RunBudget) -> None:
 
 def _render_unit(args: tuple[tuple, AuditOptions, Limits]
                  ) -> list[tuple[str, list[Rendered], bool]]:
-    """In a worker: a unit of work audited and rendered, as ``(source, rows, last)`` for
-    each source it holds (``last``: its last rows)."""
+    """In a worker: a unit of work audited and rendered (``units.render_unit``)."""
     unit, options, limits = args
-    if unit[0] == "part":
-        part, last = unit[1], unit[2]
-        return [(part.path, render_part(part, options), last)]
-    return [(src, render_file(src, options, limits, _RUN), True) for src in unit[1]]
-
-
-def render_file(src: str, options: AuditOptions, limits: Limits,
-                run: RunBudget | None = None) -> list[Rendered]:
-    """One source audited and rendered."""
-    return [render(a) for a in audit_records(read_file(src, limits, run), options)]
-
-
-def render_part(part: Part, options: AuditOptions) -> list[Rendered]:
-    """The games of a part of a file audited and rendered; its context games (read before and
-    after it) serve only as neighbours."""
-    keep = range(part.skip, part.skip + part.count)
-    return [render(audit_board(record, options, neighbours))
-            for i, (record, neighbours) in enumerate(with_neighbours(read_part(part)))
-            if i in keep]
+    return render_unit(unit, options, limits, _RUN)

@@ -16,7 +16,7 @@ its bytes:
   expand to.
 
 Anything else is read whole, as one unit of work.  A part carries the games around it as
-context (``NEIGHBOURS`` each side), read but not audited."""
+context (as many each side as the replay's neighbour window), read but not audited."""
 from __future__ import annotations
 
 import io
@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..record import BoardRecord
-from ..replay.coherence import NEIGHBOURS
 from .pbn import read_pbn
 
 _BLANK_RUN = re.compile(rb"\n(?:\r?\n)+")
@@ -49,20 +48,21 @@ class Part:
     count: int  # games to audit
 
 
-def plan(path: str, games_per_part: int, max_bytes: int) -> list[Part] | None:
-    """The parts of a PBN file of more than two parts' worth of games, or None when it is
-    not safe to split (see the module) or not worth it."""
+def plan(path: str, games_per_part: int, max_bytes: int, context: int) -> list[Part] | None:
+    """The parts of a PBN file of more than two parts' worth of games, each with up to
+    ``context`` games either side, or None when it is not safe to split (see the module) or
+    not worth it."""
     try:
         size = os.path.getsize(path)
         if size == 0 or size > max_bytes:
             return None
         with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            return _plan(path, data, games_per_part)
+            return _plan(path, data, games_per_part, context)
     except (OSError, ValueError):
         return None
 
 
-def _plan(path: str, data: mmap.mmap, games_per_part: int) -> list[Part] | None:
+def _plan(path: str, data: mmap.mmap, games_per_part: int, context: int) -> list[Part] | None:
     if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return None
     first = data.find(b"\n[") + 1 if not data[:1] == b"[" else 0
@@ -78,7 +78,7 @@ def _plan(path: str, data: mmap.mmap, games_per_part: int) -> list[Part] | None:
     for a, b in zip(starts, ends):
         if data[a:a + 1] != b"[" or not _one_game(data[a:b]):
             return None
-    return _parts(path, data, first, starts, games_per_part)
+    return _parts(path, data, first, starts, games_per_part, context)
 
 
 def _one_game(block: bytes) -> bool:
@@ -94,13 +94,13 @@ def _plain_header(path: str, header: bytes) -> bool:
 
 
 def _parts(path: str, data: mmap.mmap, header: int, starts: list[int],
-           games_per_part: int) -> list[Part]:
+           games_per_part: int, context: int) -> list[Part]:
     n = len(starts)
     out = []
     line, counted = 1, 0  # the line number at byte ``counted``
     for first in range(0, n, games_per_part):
         count = min(games_per_part, n - first)
-        lo, hi = max(0, first - NEIGHBOURS), min(n, first + count + NEIGHBOURS)
+        lo, hi = max(0, first - context), min(n, first + count + context)
         start = starts[lo]
         end = starts[hi] if hi < n else len(data)
         line += data[counted:start].count(b"\n")

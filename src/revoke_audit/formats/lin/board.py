@@ -175,7 +175,13 @@ class BoardReader:
         if b is None:
             return
         b.has_md = True
-        read_md(b, value, line)
+        b.deal_line = line
+        b.tags["md"] = value.strip()[:200]
+        deal = read_md(value, line, b.diag)
+        if deal.dealer is not None:
+            b.dealer = deal.dealer
+        if deal.hands is not None:
+            b.hands, b.owner = deal.hands, deal.owner
 
     def _pn(self, value: str, line: int) -> None:
         """Names: 4 for a board (may start a new one), more for the vugraph header."""
@@ -257,7 +263,7 @@ class BoardReader:
         """A vugraph header; it ends a board under way."""
         if self.cur.has_content:
             self.flush(line)
-        self.header = self.header.read_vg(value, line, self.cur)
+        self.header = self.header.read_vg(value, line, self.cur.diag)
 
     def _rs(self, value: str, line: int) -> None:
         """Vugraph results: one per board and room, open first."""
@@ -308,14 +314,15 @@ class BoardReader:
     def _record(self, b: Board) -> BoardRecord:
         """The frozen record: the board plus what the vugraph header gives it."""
         h = self.header
-        lin_result = h.result_for(b)
+        lin_result = h.result_for(b.board, b.room)
         contract = declarer = None
         if b.calls and not b.auction_bad:
             contract, declarer = derive_contract(b.calls, b.dealer)
         return BoardRecord(
             source=self.source, line=b.line or b.first_line, game=self.game, format="lin",
             room=b.room, event=h.event, board=b.board, dealer=b.dealer, vul=b.vul,
-            names=h.names_for(b), scoring=h.scoring_name(), tags=h.tags_for(b, lin_result),
+            names=h.names_for(b.names, b.room), scoring=h.scoring_name(),
+            tags=h.tags_for(b.tags, lin_result),
             hands=b.hands, deal_line=b.deal_line, auction=tuple(b.calls),
             auction_line=b.auction_line, contract_derived=contract, declarer_derived=declarer,
             play_line=b.play_line, play=tuple(b.plays), claim=b.claim, claim_line=b.claim_line,

@@ -8,14 +8,13 @@ suit then rank in either case (``cK``, ``SA``, ``h10``)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Callable, NamedTuple
 
 from ...auction import normalise_call
 from ...cards import (EAST, FULL_DECK, NORTH, RANKS, SEATS, SOUTH, SUITS, WEST, holding_str,
                      make_card)
 
-if TYPE_CHECKING:
-    from .board import Board
+Diag = Callable[[str, str, int], None]  # a problem: code, message, line
 
 _DEALER_OF = {"1": SOUTH, "2": WEST, "3": NORTH, "4": EAST}  # LIN dealer digit -> seat
 _MD_SEATS = (SOUTH, WEST, NORTH, EAST)  # LIN hand order S, W, N, E -> seats
@@ -69,42 +68,49 @@ def parse_calls(value: str) -> tuple[str, ...] | None:
     return result
 
 
-def read_md(b: Board, value: str, line: int) -> None:
-    """Read an md value into board ``b`` (deal_line, tags["md"], dealer, hands, owner)."""
+class Deal(NamedTuple):
+    """What an ``md`` value gives: the dealer and the hands (each None when not readable), and
+    the seat of every card (None: not placed, or in two hands)."""
+
+    dealer: int | None
+    hands: tuple[int | None, ...] | None
+    owner: list[int | None] | None
+
+
+def read_md(value: str, line: int, diag: Diag) -> Deal:
+    """An ``md`` value read; its problems go to ``diag(code, message, line)``."""
     v = value.strip()
-    b.deal_line = line
-    b.tags["md"] = v[:200]
     if not v:
-        b.diag("PS203", "empty md: no deal", line)
-        return
-    hands = _hands(b, _dealer_digit(b, v, line), line)
+        diag("PS203", "empty md: no deal", line)
+        return Deal(None, None, None)
+    dealer, body = _dealer_digit(v, line, diag)
+    hands = _hands(body, line, diag)
     known = [(s, m) for s, m in enumerate(hands) if m is not None]
     if not known:
-        b.diag("PS203", "md: no readable hand", line)
-        return
-    dup = _check_deal(b, hands, known, line)
-    b.hands = tuple(hands)
-    b.owner = _owners(hands, dup)
+        diag("PS203", "md: no readable hand", line)
+        return Deal(dealer, None, None)
+    dup = _check_deal(hands, known, line, diag)
+    return Deal(dealer, tuple(hands), _owners(hands, dup))
 
 
-def _dealer_digit(b: Board, v: str, line: int) -> str:
-    """Set the dealer from the leading digit (PS202 when missing or unknown); returns the rest."""
+def _dealer_digit(v: str, line: int, diag: Diag) -> tuple[int | None, str]:
+    """The dealer from the leading digit (PS202 when missing or unknown), and the rest."""
     ch = v[0]
     if not ch.isdigit():
-        b.diag("PS202", "md: no dealer digit (1=S 2=W 3=N 4=E)", line)
-        return v
-    b.dealer = _DEALER_OF.get(ch)
-    if b.dealer is None:
-        b.diag("PS202", f"md: unknown dealer digit {ch!r} (1=S 2=W 3=N 4=E)", line)
-    return v[1:]
+        diag("PS202", "md: no dealer digit (1=S 2=W 3=N 4=E)", line)
+        return None, v
+    dealer = _DEALER_OF.get(ch)
+    if dealer is None:
+        diag("PS202", f"md: unknown dealer digit {ch!r} (1=S 2=W 3=N 4=E)", line)
+    return dealer, v[1:]
 
 
-def _hands(b: Board, body: str, line: int) -> list[int | None]:
+def _hands(body: str, line: int, diag: Diag) -> list[int | None]:
     """The hands given (by seat; None when empty or unreadable, PS203; PS204 duplicates)."""
     parts = body.split(",")
     if len(parts) > 4:
         if any(p.strip() for p in parts[4:]):
-            b.diag("PS203", "md: more than four hands; extra text "
+            diag("PS203", "md: more than four hands; extra text "
                    f"{','.join(parts[4:])[:40]!r} ignored", line)
         parts = parts[:4]
     hands: list[int | None] = [None, None, None, None]
@@ -114,17 +120,17 @@ def _hands(b: Board, body: str, line: int) -> list[int | None]:
             continue
         mask, problem = _parse_lin_hand(text)
         if problem is not None and mask == 0:
-            b.diag("PS203", f"md: hand {'SWNE'[pos]} {text[:30]!r} unreadable ({problem}); "
+            diag("PS203", f"md: hand {'SWNE'[pos]} {text[:30]!r} unreadable ({problem}); "
                    "left unknown", line)
             continue
         if problem is not None:
-            b.diag("PS204", f"md: hand {'SWNE'[pos]}: {problem}", line)
+            diag("PS204", f"md: hand {'SWNE'[pos]}: {problem}", line)
         hands[_MD_SEATS[pos]] = mask
     return hands
 
 
-def _check_deal(b: Board, hands: list[int | None], known: list[tuple[int, int]],
-                line: int) -> int:
+def _check_deal(hands: list[int | None], known: list[tuple[int, int]], line: int,
+                diag: Diag) -> int:
     """Cards in two hands and hands over 13 (PS204), an incomplete deal (PS205); fills in the
     fourth hand when three are complete.  Returns the mask of the cards in two hands."""
     seen = 0
@@ -135,20 +141,20 @@ def _check_deal(b: Board, hands: list[int | None], known: list[tuple[int, int]],
         seen |= m
         counts[s] = m.bit_count()
     if dup:
-        b.diag("PS204", f"md: {holding_str(dup)} in two hands", line)
+        diag("PS204", f"md: {holding_str(dup)} in two hands", line)
     over = [s for s, c in counts.items() if c > 13]
     if over:
-        b.diag("PS204", "md: " + ", ".join(f"{SEATS[s]} has {counts[s]} cards" for s in over),
+        diag("PS204", "md: " + ", ".join(f"{SEATS[s]} has {counts[s]} cards" for s in over),
                line)
     if len(known) == 3 and not dup and all(c == 13 for c in counts.values()):
         missing = next(s for s in range(4) if hands[s] is None)
         hands[missing] = FULL_DECK ^ seen
     elif len(known) == 4:
         if not dup and not over and seen != FULL_DECK:
-            b.diag("PS205", "md: incomplete deal (" + ", ".join(
+            diag("PS205", "md: incomplete deal (" + ", ".join(
                 f"{SEATS[s]} {counts[s]}" for s in range(4)) + " cards); recorded as given", line)
     elif not dup and not over:
-        b.diag("PS205", "md: incomplete deal (" + ", ".join(
+        diag("PS205", "md: incomplete deal (" + ", ".join(
             f"{SEATS[s]} {counts[s]}" for s in counts) + " cards; "
             f"{4 - len(known)} hand{'' if 4 - len(known) == 1 else 's'} not given); recorded as "
             "given", line)

@@ -3,10 +3,7 @@ per board and room) and ``pn`` with 8 names (open S,W,N,E then closed S,W,N,E), 
 board of the file takes from them."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .board import Board
+from typing import Callable
 
 _SCORING_OF = {"I": "IMP", "P": "MP", "B": "BAM"}
 
@@ -25,9 +22,9 @@ class Header:
         self.results: list[str] | None = None
         self.names: list[str] | None = None
 
-    def read_vg(self, value: str, line: int, b: Board) -> Header:
+    def read_vg(self, value: str, line: int, diag: Callable[[str, str, int], None]) -> Header:
         """A new header from a ``vg`` value, keeping this one's names and results; an
-        unreadable first board number is reported on board ``b`` (PS212)."""
+        unreadable first board number goes to ``diag`` (PS212)."""
         h = Header()
         h.names = self.names
         h.results = self.results
@@ -42,14 +39,15 @@ class Header:
             h.first = int(fields[3])
         except ValueError:
             h.first = None
-            b.diag("PS212", f"vugraph header: unreadable first board {fields[3][:20]!r}; "
+            diag("PS212", f"vugraph header: unreadable first board {fields[3][:20]!r}; "
                    "rs results cannot be matched to boards", line)
         h.teams = f"{fields[5]} - {fields[7]}" if fields[5] or fields[7] else ""
         return h
 
-    def tags_for(self, b: Board, lin_result: str | None) -> dict[str, str]:
-        """The board's tags with the header's event, segment, scoring, teams and rs result."""
-        tags = dict(b.tags)
+    def tags_for(self, own: dict[str, str], lin_result: str | None) -> dict[str, str]:
+        """A board's tags (``own``) with the header's event, segment, scoring, teams and rs
+        result."""
+        tags = dict(own)
         if self.event:
             tags.setdefault("event", self.event)
         if self.segment:
@@ -62,18 +60,18 @@ class Header:
             tags["rs"] = lin_result
         return tags
 
-    def names_for(self, b: Board) -> tuple[str, str, str, str]:
-        """The board's own names, else the header's (the closed room's for a closed board)."""
-        names = b.names
+    def names_for(self, names: tuple[str, str, str, str] | None, room: str
+                  ) -> tuple[str, str, str, str]:
+        """A board's own names, else the header's (the closed room's for a closed board)."""
         if names is None and self.names is not None:
-            off = 4 if b.room == "closed" and len(self.names) >= 8 else 0
+            off = 4 if room == "closed" and len(self.names) >= 8 else 0
             names = names_nesw(self.names[off:off + 4])
         return names if names is not None else ("", "", "", "")
 
-    def result_for(self, b: Board) -> str | None:
-        """The ``rs`` entry of the board's number and room, if there is one."""
-        if self.results is not None and b.room and self.first is not None and b.board.isdigit():
-            idx = 2 * (int(b.board) - self.first) + (1 if b.room == "closed" else 0)
+    def result_for(self, board: str, room: str) -> str | None:
+        """The ``rs`` entry of a board's number and room, if there is one."""
+        if self.results is not None and room and self.first is not None and board.isdigit():
+            idx = 2 * (int(board) - self.first) + (1 if room == "closed" else 0)
             if 0 <= idx < len(self.results):
                 return self.results[idx] or None
         return None

@@ -7,16 +7,14 @@ inheritance (``games``); the section tokens are read by ``sections``."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from ... import auction as _auction
 from ...cards import NOTRUMP, SEATS, parse_deal, parse_seat
 from ...record import BoardRecord, Diagnostic, Play
+from .game import Game
 from .lookup import fast_deal, fast_play
 from .sections import read_auction, read_play
-
-if TYPE_CHECKING:
-    from .games import Game
 
 Diag = Callable[[str, str, "int | None"], None]
 Tags = dict[str, str]

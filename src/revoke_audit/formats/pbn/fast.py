@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..lines import strip_c1
 from . import lookup as pbn_lookup
-from .games import MAX_GAME_BYTES, MAX_GAME_LINES, Game, _section_of
+from .game import MAX_GAME_BYTES, MAX_GAME_LINES, Game, section_of
 
 if TYPE_CHECKING:
     from .games import Games
@@ -33,7 +33,7 @@ _LINE = re.compile(r'^(?:\[([A-Za-z_]\w*) ?"([^"\\\n]*)"\][^\S\n]*'
                    r'|(?!%)(?=[^\n]*\S)([^\[{;}\n]+))$', re.MULTILINE)
 # codecs whose text for a block is the join of its lines' texts (no state across lines)
 _STATELESS = {"utf-8", "iso8859-1", "latin-1", "cp1252", "ascii"}
-_SECTIONS = {name: _section_of(name) for name in (  # the usual tags' sections, looked up
+_SECTIONS = {name: section_of(name) for name in (  # the usual tags' sections, looked up
     "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
     "Deal", "Scoring", "Declarer", "Contract", "Result", "Auction", "Play", "Room", "Note")}
 
@@ -87,7 +87,7 @@ def _game(text: str, lineno: int) -> Game | None:
                 g.line = lineno
             tags[name] = value
             tag_lines[name] = lineno
-            section = _SECTIONS[name] if name in _SECTIONS else _section_of(name)
+            section = _SECTIONS[name] if name in _SECTIONS else section_of(name)
         elif section == "play":
             g.play.extend(zip(data.split(), repeat(lineno)))
         elif section == "auction":

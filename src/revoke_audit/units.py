@@ -1,0 +1,95 @@
+"""Units of work for worker processes and Dask tasks: batches of whole files of about the
+same size, and parts of a large PBN file (``formats.parts``), in input order; and the audit of
+one unit, rendered as report rows."""
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from .audit import audit_board, audit_records
+from .formats import Limits, RunBudget, read_file
+from .formats.parts import Part, plan, read_part
+from .options import AuditOptions
+from .replay.coherence import NEIGHBOURS, with_neighbours
+from .rows import Rendered, render
+
+STDIN = ("stdin",)
+PART_GAMES = 5000  # games of a large file in one unit of work
+PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
+
+
+def work_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
+    """The run's units of work, in input order: ``("files", [path, ...])`` a batch of whole
+    files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN file
+    (``formats.parts``), ``STDIN``, read by the parent."""
+    units: list[tuple] = []
+    pending: list[str] = []
+
+    def flush() -> None:
+        units.extend(("files", batch) for batch in batches(pending, jobs))
+        pending.clear()
+
+    for src in sources:
+        split = (plan(src, PART_GAMES, limits.member_bytes, NEIGHBOURS)
+                 if src != "-" and _size(src) >= PART_MIN_BYTES else None)
+        if src == "-" or split:
+            flush()
+            units.extend([STDIN] if src == "-" else
+                         [("part", p, i == len(split) - 1) for i, p in enumerate(split)])
+        else:
+            pending.append(src)
+    flush()
+    return units
+
+
+BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
+BATCHES_PER_JOB = 8  # units of work per process, so that one slow unit does not hold the end
+
+
+def batches(sources: list[str], jobs: int) -> list[list[str]]:
+    """Consecutive files grouped into units of work of about the same size in bytes: each
+    file costs a round trip to a worker process, so many small files go together (a vugraph
+    archive is thousands of files of a few kilobytes), while a large file is a unit alone."""
+    sizes = [_size(src) for src in sources]
+    low, high = BATCH_BYTES
+    target = min(high, max(low, sum(sizes) // (max(jobs, 1) * BATCHES_PER_JOB)))
+    out: list[list[str]] = []
+    held = 0
+    for src, size in zip(sources, sizes):
+        if not out or held >= target:
+            out.append([])
+            held = 0
+        out[-1].append(src)
+        held += size
+    return out
+
+
+def _size(path: str) -> int:
+    if "://" in path:  # a URL (the Dask engine): its size is unknown, it goes alone
+        return BATCH_BYTES[1]
+    try:
+        return os.stat(path).st_size
+    except OSError:  # reported when the file is read
+        return 0
+
+
+def render_unit(unit: tuple, options: AuditOptions, limits: Limits,
+                run: RunBudget | None = None, read: Callable = read_file
+                ) -> list[tuple[str, list[Rendered], bool]]:
+    """A unit of work audited and rendered, as ``(source, rows, last)`` for each source it
+    holds (``last``: the source's last rows).  ``read(source, limits, run)`` reads a whole
+    file (the Dask engine's also reads URLs)."""
+    if unit[0] == "part":
+        part, last = unit[1], unit[2]
+        return [(part.path, render_part(part, options), last)]
+    return [(src, [render(a) for a in audit_records(read(src, limits, run), options)], True)
+            for src in unit[1]]
+
+
+def render_part(part: Part, options: AuditOptions) -> list[Rendered]:
+    """The games of a part of a file audited and rendered; its context games (read before and
+    after it) serve only as neighbours."""
+    keep = range(part.skip, part.skip + part.count)
+    return [render(audit_board(record, options, neighbours))
+            for i, (record, neighbours) in enumerate(with_neighbours(read_part(part)))
+            if i in keep]
