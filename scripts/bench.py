@@ -226,9 +226,11 @@ def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
     if not args.no_endplay:
         base = best([sys.executable, "-c", ENDPLAY[fmt], path], args.repeat)
         _line(f"{fmt.upper()} endplay parse only", boards, base, None)
+    runs = []
     for jobs in (1, 2):
-        r = best(audit_argv(path, tmp, jobs), args.repeat)
-        _line(f"{fmt.upper()} audit --jobs {jobs}", boards, r, base)
+        runs.append(best(audit_argv(path, tmp, jobs), args.repeat))
+        _line(f"{fmt.upper()} audit --jobs {jobs}", boards, runs[-1], base)
+    print(f"{fmt.upper()} --jobs 2 against --jobs 1: {runs[0].seconds / runs[1].seconds:.2f}x")
     for out in args.stdout_format:
         r = best(audit_argv(path, tmp, 1, "--format", out), args.repeat)
         _line(f"{fmt.upper()} audit --format {out}", boards, r, base)
@@ -238,10 +240,12 @@ def _bench_folder(folder: str, tmp: str, repeat: int) -> None:
     from revoke_audit.formats import read_boards
 
     n = sum(1 for _ in read_boards([folder]))
+    runs = []
     for jobs in (1, 2):
-        r = best(audit_argv(folder, tmp, jobs), repeat)
-        _line(f"folder audit --jobs {jobs}", n, r, None)
-    print(f"(folder: {folder}, {n} boards)")
+        runs.append(best(audit_argv(folder, tmp, jobs), repeat))
+        _line(f"folder audit --jobs {jobs}", n, runs[-1], None)
+    print(f"(folder: {folder}, {n} boards; --jobs 2 against --jobs 1: "
+          f"{runs[0].seconds / runs[1].seconds:.2f}x)")
 
 
 if __name__ == "__main__":
