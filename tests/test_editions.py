@@ -242,3 +242,33 @@ def test_bridge_whist_trick_turned_and_quitted():
     a, found = rule(D2, "3NT", short, "bridge-whist")
     assert found == [("RV001", "1907 penalty", 4, "W", 3)]
     assert a.ruling.penalty_to_declarer_side == 3 and a.ruling.tricks_adjusted is None
+
+
+# --- the extension point ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ALL)
+def test_an_edition_keeps_nothing_about_a_board(name):
+    """Ruling the same edition object twice over boards with revokes by both sides (the 1932
+    Code's "first revoke of the side" once lived on the edition) leaves it as it was, and the
+    second board is ruled as if it came first."""
+    from revoke_audit.laws import get_edition
+    from revoke_audit.replay import replay
+
+    edition = get_edition(name)
+    state = dict(vars(edition))
+    boards = [board(D2, "3NT", "S", plays) for plays in (EW_REVOKE_THREE_TIMES, WEST_REVOKES_3)]
+    alone = get_edition(name).rule(replay(boards[1])).tricks_adjusted
+    edition.rule(replay(boards[0]))
+    assert edition.rule(replay(boards[1])).tricks_adjusted == alone
+    assert vars(edition) == state
+
+
+def test_exemptions_are_data_each_a_clause_of_the_edition():
+    from revoke_audit.laws import Laws1932, Laws1997, Laws2017
+
+    assert Laws2017.EXEMPTIONS == ("b3_penalty_card", "b5_after_round", "b3_dummy", "b6_duty",
+                                   "b7_both_sides", "b2_repeated")
+    assert "b7_both_sides" not in Laws1997.EXEMPTIONS and Laws1932.EXEMPTIONS == ()
+    for cls in EDITIONS.values():
+        assert all(callable(getattr(cls, e)) for e in cls.EXEMPTIONS)
+        assert cls.title and cls.name in EDITIONS

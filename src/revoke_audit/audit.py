@@ -13,7 +13,7 @@ from .checks import mark_answers, stated_result
 from .codes import board_status, level
 from .duties import apply_table_facts
 from .findings import Finding
-from .laws import Ruling, get_code
+from .laws import Ruling, get_edition
 from .laws.dates import edition_for
 from .options import AuditOptions
 from .record import BoardRecord
@@ -70,7 +70,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
           neighbours: NeighbourDeals | None, board_facts: BoardFacts | None,
           findings: list[Finding]) -> BoardAudit:
     rp = replay(record, neighbours)
-    edition = get_code(laws)
+    edition = get_edition(laws)
     findings = findings + _apply_log(rp, edition, board_facts)
     discovered = board_facts and board_facts.discovered or options.discovered
     ruling = edition.rule(rp, discovered)

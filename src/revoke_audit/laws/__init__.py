@@ -1,6 +1,11 @@
-"""The codes the auditor can apply, by name (``--laws``)."""
+"""The editions of the Laws the auditor can apply, by name (``--laws``), and what an edition
+is (``Edition``)."""
 from __future__ import annotations
 
+from typing import Protocol
+
+from ..duties import Style
+from ..replay import Replay
 from .bridge_whist import BridgeWhist
 from .common import AFTER_ROUND, TABLE, Ruling
 from .law1932 import Laws1932
@@ -12,9 +17,23 @@ EDITIONS = {"2017": Laws2017, "2007": Laws2007, "1997": Laws1997, "1932": Laws19
             "bridge-whist": BridgeWhist}
 
 
-def get_code(name: str):
-    """The code object for an edition name; KeyError for an unknown one."""
+class Edition(Protocol):
+    """What the audit asks of an edition of the Laws (a class of this package; the 2017 one,
+    ``Laws2017``, holds every clause, and each older code overrides what differs)."""
+
+    name: str  # as --laws spells it
+    title: str  # as a finding's message names it ("the 1932 Code")
+    scoring: str  # "duplicate" or "rubber"
+    table_style: Style  # how a director's log binds the players (``duties``)
+
+    def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
+        """Rule every revoke and defective trick of a replayed board."""
+        ...
+
+
+def get_edition(name: str) -> Edition:
+    """The edition called ``name`` (a key of ``EDITIONS``); KeyError for an unknown one."""
     return EDITIONS[name]()
 
 
-__all__ = ["EDITIONS", "get_code", "Ruling", "TABLE", "AFTER_ROUND"]
+__all__ = ["EDITIONS", "Edition", "get_edition", "Ruling", "TABLE", "AFTER_ROUND"]

@@ -46,7 +46,7 @@ class BridgeWhist(Laws1932):
 
     name = "bridge-whist"
     label = "1907"
-    code = "the Laws of Bridge (1907)"
+    title = "the Laws of Bridge (1907)"
     establish_rule = "the trick is turned and quitted, or his side plays to the next trick"
     table_style = Style(CALLED, "the Laws of Bridge (1907)")
     dummy_exempt = (FOLLOW, PENALTY_CARD, RESTRICTION)  # "Dummy is not liable"
@@ -57,7 +57,7 @@ class BridgeWhist(Laws1932):
         if fact.obligation == LEAD_FORBIDDEN:
             ruling.findings.append(revoke_finding(
                 rp, fact, "RV002", f"{self.label} no revoke", None, 0,
-                f"leading a suit the dealer forbade is not a revoke under {self.code} (only "
+                f"leading a suit the dealer forbade is not a revoke under {self.title} (only "
                 "failing to lead a suit called, or to play a card called, is): no penalty"))
             return
         super().rule_revoke(rp, fact, pool, earlier, discovered, ruling)
@@ -96,7 +96,7 @@ class BridgeWhist(Laws1932):
         cap = "" if n == PENALTY else f", all its side had left (the penalty is {PENALTY})"
         return n, f"{self.label} penalty", (
             f"{tricks(n)} taken from the revoking side and added to the adversaries'{cap} "
-            f"({self.code})")
+            f"({self.title})")
 
     def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:
         """Omitted card: surplus card deemed played to that trick, no revoke (the adversaries
@@ -105,9 +105,9 @@ class BridgeWhist(Laws1932):
             ruling.findings.append(defect_finding(
                 rp, fact, "DT002", f"{self.label} extra card", 0,
                 "the card goes back to him; he is answerable for any revoke it caused; no "
-                f"penalty of itself ({self.code})"))
+                f"penalty of itself ({self.title})"))
             return
         ruling.findings.append(defect_finding(
             rp, fact, "DT001", f"{self.label} omitted card", 0,
             "his surplus card counts as played to that trick and is no revoke; the adversaries "
-            f"could instead have claimed a new deal ({self.code})"))
+            f"could instead have claimed a new deal ({self.title})"))

@@ -72,6 +72,7 @@ class TrickPool:
                 side = self.declarer_side if i < decl_more else 1 - self.declarer_side
                 self.owner[last + 1 + i] = side
         self.taken: set[int] = set()
+        self.first_penalised: dict[int, int] = {}  # side -> trick of its first penalised revoke
 
     def won_by(self, side: int, first: int, last: int = 99) -> list[int]:
         """Untaken tricks numbered first..last won by ``side``."""

@@ -54,14 +54,15 @@ class Laws1932(Laws2017):
     name = "1932"
     scoring = "rubber"
     label = "1932"  # prefix of the ``law`` column
-    code = "the 1932 Code"
+    title = "the 1932 Code"
+    #: No 64B-style exemptions: dummy and late claims are handled in ``rule_revoke``.
+    EXEMPTIONS: tuple[str, ...] = ()
     establish_rule = "the offender or his partner plays to the next trick"
     table_style = Style(CALLED, "the 1932 Code")
     dummy_exempt = (FOLLOW,)  # the kinds of revoke dummy cannot commit
     twelfth_rule = True  # a 12th-trick revoke is never established
 
     def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
-        self.first: dict[int, int] = {}  # side -> trick of its first penalised revoke
         ruling = super().rule(rp, discovered)
         if ruling.declarer_side_revoked or ruling.defenders_revoked:
             ruling.notes.extend(self.scoring_notes(ruling))
@@ -73,20 +74,20 @@ class Laws1932(Laws2017):
                 "keeps any contract, game or slam its remaining tricks make"]
 
     def rule_revoke(self, rp, fact, pool, earlier, discovered, ruling) -> None:
-        """The 12th trick (never established), dummy (no revoke at all), establishment (seed
-        003: the offender or his partner plays to the next trick; a claim ends the play),
+        """The 12th trick (never established), dummy (no revoke at all), establishment (the
+        1932 Code: the offender or his partner plays to the next trick; a claim ends the play),
         claims made too late; then the penalty as in the base engine."""
         if self.corrects_twelfth(rp, fact):
             return  # ruled by twelfth_trick
         if role_of(fact.seat, rp.declarer) == "dummy" and fact.kind in self.dummy_exempt:
             ruling.findings.append(revoke_finding(
                 rp, fact, "RV002", f"{self.label} dummy", None, 0,
-                f"dummy cannot revoke under {self.code}: not a revoke, no penalty"))
+                f"dummy cannot revoke under {self.title}: not a revoke, no penalty"))
             return
         if fact.kind != FOLLOW and fact.trick == 12 and self.twelfth_rule:
             ruling.findings.append(revoke_finding(
                 rp, fact, "RV003", f"{self.label} 12th trick", False, 0,
-                f"a 12th-trick revoke is never established ({self.code}): no penalty; the trick "
+                f"a 12th-trick revoke is never established ({self.title}): no penalty; the trick "
                 "is replayed with the card required (not worked out here)"))
             return
         if not self.established(rp, fact):
@@ -99,7 +100,7 @@ class Laws1932(Laws2017):
             ruling.findings.append(revoke_finding(
                 rp, fact, "RV002", f"{self.label} too late", True, 0,
                 "found after the round: a revoke must be claimed before the cut for the next deal, "
-                f"so no penalty under {self.code}"))
+                f"so no penalty under {self.title}"))
             return
         super().rule_revoke(rp, fact, pool, earlier, discovered, ruling)
 
@@ -113,10 +114,6 @@ class Laws1932(Laws2017):
                 return True
         return super().established(rp, fact)
 
-    def exception(self, rp, fact, earlier, discovered):
-        """No 64B-style exceptions: dummy and late claims are handled in ``rule_revoke``."""
-        return None
-
     def nothing_won(self, fact: RevokeFact) -> tuple[str, str]:
         return (f"{self.label} penalty",
                 "no penalty: the revoking side has no trick left from its first revoke on")
@@ -125,14 +122,14 @@ class Laws1932(Laws2017):
         """Two tricks for the side's first revoke, one for each later one, from the tricks the
         side won at or after its first revoke (not yet taken)."""
         side = fact.seat % 2
-        later = side in self.first
-        first = self.first.setdefault(side, fact.trick)
+        later = side in pool.first_penalised
+        first = pool.first_penalised.setdefault(side, fact.trick)
         n = pool.take(side, first, 1 if later else 2)
         what = "a later revoke of the side: one trick" if later else "first revoke of the side: two tricks"
         short = "" if n == (1 if later else 2) else " (all it had left)"
         return n, f"{self.label} penalty", (
             f"{what}, from the tricks it won from trick {first} on: {n} transferred{short} "
-            f"({self.code})")
+            f"({self.title})")
 
     def corrects_twelfth(self, rp: Replay, fact: RevokeFact) -> bool:
         """A 12th-trick revoke is never established and is always corrected (dummy's excepted:
@@ -153,7 +150,7 @@ class Laws1932(Laws2017):
                                             for n, w in sorted(fixed.winners.items()))
         ruling.findings.append(revoke_finding(
             rp, fact, "RV003", f"{self.label} 12th trick", False, 0,
-            f"a 12th-trick revoke is never established ({self.code}): no penalty; {why}"))
+            f"a 12th-trick revoke is never established ({self.title}): no penalty; {why}"))
 
     def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling: Ruling) -> None:
         """Card-count errors (module docstring): an extra card is deemed held throughout; an
@@ -162,14 +159,14 @@ class Laws1932(Laws2017):
             ruling.findings.append(defect_finding(
                 rp, fact, "DT002", f"{self.label} missing card", 0,
                 "the card goes back to his hand and is deemed held throughout: any failure to "
-                f"follow in its suit is a revoke; no penalty of itself ({self.code})"))
+                f"follow in its suit is a revoke; no penalty of itself ({self.title})"))
             return
         held = rp.hands_at[fact.trick - 1][fact.seat] & SUIT_MASKS[fact.suit_led]
         if fact.holds_suit_led or not held:
             ruling.findings.append(defect_finding(
                 rp, fact, "DT001", f"{self.label} defective trick", 0,
                 "a card he kept is placed in the trick, which keeps its winner; he did not fail to "
-                f"follow suit: no penalty ({self.code})"))
+                f"follow suit: no penalty ({self.title})"))
             return
         ruling.revoked(rp, fact.seat)
         n, law, why = self.transfer(rp, fact, pool)

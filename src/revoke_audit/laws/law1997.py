@@ -36,11 +36,10 @@ class Laws1997(Laws2017):
     """Laws of Duplicate Contract Bridge 1997 (WBF)."""
 
     name = "1997"
+    title = "the 1997 Laws"
     b3_words = "a failure to play a card faced on the table (a penalty card)"  # 64B3 (1997)
-
-    def b7_both_sides(self, rp, fact, earlier, discovered):
-        """No 64B7 in 1997: both sides revoking is left to 64C (see ``rule_revoke``)."""
-        return None
+    #: No 64B7 in 1997: both sides revoking is left to 64C (see ``rule_revoke``).
+    EXEMPTIONS = tuple(e for e in Laws2017.EXEMPTIONS if e != "b7_both_sides")
 
     def rule_revoke(self, rp, fact, pool, earlier, discovered, ruling) -> None:
         """As 2017, then flag 64C equity when the other side also has an established revoke."""

@@ -26,5 +26,6 @@ class Laws2007(Laws2017):
     """Laws of Duplicate Bridge 2007 (WBF)."""
 
     name = "2007"
+    title = "the 2007 Laws"
     both_sides_needs_established = False  # 64B7 (2007): "both sides have revoked"
     b3_words = "a failure to play a card faced on the table (a penalty card)"  # 64B3 (2007)

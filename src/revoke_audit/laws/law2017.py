@@ -16,9 +16,20 @@ from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, 
 
 
 class Laws2017:
-    """Laws of Duplicate Bridge 2017 (WBF)."""
+    """Laws of Duplicate Bridge 2017 (WBF).
+
+    An edition is a class: ``rule`` rules a replayed board, and every clause it applies is a
+    method or a class attribute, so an older code states only what differs - its own
+    ``EXEMPTIONS`` (the Law 64B clauses that leave a revoke without automatic transfer, checked
+    in this order), its transfer, establishment and trick-12 rules.  Nothing about a board is
+    kept on the edition: what one board's ruling needs lives in its ``Ruling`` and
+    ``TrickPool``."""
 
     name = "2017"
+    title = "the 2017 Laws"
+    #: The 64B clauses a record can show, as method names, in the order they are checked.
+    EXEMPTIONS: tuple[str, ...] = ("b3_penalty_card", "b5_after_round", "b3_dummy", "b6_duty",
+                                   "b7_both_sides", "b2_repeated")
     scoring = "duplicate"
     both_sides_needs_established = True  # 64B7 (2017): both revokes established
     table_style = Style(LAW50, "Law 61A")  # how a director's log binds players (``duties``)
@@ -87,10 +98,9 @@ class Laws2017:
 
     def exception(self, rp: Replay, fact: RevokeFact, earlier: list[RevokeFact],
                   discovered: str) -> tuple[str, str] | None:
-        """The 64B exceptions a record can show, as (law, reason), or None."""
-        for check in (self.b3_penalty_card, self.b5_after_round, self.b3_dummy, self.b6_duty,
-                      self.b7_both_sides, self.b2_repeated):
-            got = check(rp, fact, earlier, discovered)
+        """The first of the edition's ``EXEMPTIONS`` that applies, as (law, reason), or None."""
+        for name in self.EXEMPTIONS:
+            got = getattr(self, name)(rp, fact, earlier, discovered)
             if got:
                 return got
         return None
