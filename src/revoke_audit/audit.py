@@ -13,7 +13,7 @@ from .checks import mark_answers, stated_result
 from .codes import board_status, level
 from .duties import apply_table_facts
 from .findings import Finding
-from .laws import Ruling, get_edition
+from .laws import Ruling, Scoring, get_edition
 from .laws.dates import edition_for
 from .options import AuditOptions
 from .record import BoardRecord
@@ -86,7 +86,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     if options.equity and rp.revokes:
         from .equity import assess  # the solver is loaded only when asked for
 
-        figures = assess(rp, audit.findings, ruling.tricks_adjusted, ruling.scoring == "duplicate")
+        figures = assess(rp, audit.findings, ruling.tricks_adjusted, ruling.scoring == Scoring.DUPLICATE)
         audit.findings = figures.findings
         audit.tricks_equity, audit.review_64c = figures.tricks, figures.review
     return audit

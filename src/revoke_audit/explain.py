@@ -10,6 +10,7 @@ import textwrap
 from typing import Iterable
 
 from .audit import BoardAudit
+from .laws import Scoring
 from .rows import board_row
 from .cards import SEATS, SUITS, card_str, hand_str, seat_name
 from .findings import tricks
@@ -226,7 +227,7 @@ def _num(n: int | None) -> str:
 
 def _score_lines(a: BoardAudit, row: dict) -> list[str]:
     """Duplicate: N-S score played -> adjusted.  Rubber: the columns of the adjusted result."""
-    if a.ruling.scoring == "rubber":
+    if a.ruling.scoring == Scoring.RUBBER:
         lines = [f"  rubber score (adjusted): N-S {_num(row['below_ns'])} below, "
                  f"{_num(row['above_ns'])} above; E-W {_num(row['below_ew'])} below, "
                  f"{_num(row['above_ew'])} above"]

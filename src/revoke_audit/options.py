@@ -32,4 +32,4 @@ class AuditOptions:
                                      ("discovered", self.discovered, DISCOVERED_CHOICES)):
             if value not in allowed:
                 raise ValueError(f"unknown {name}={value!r}; choose one of "
-                                 + ", ".join(repr(a) for a in allowed))
+                                 + ", ".join(repr(str(a)) for a in allowed))

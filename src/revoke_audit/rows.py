@@ -8,6 +8,7 @@ from typing import Iterable
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
 from .findings import Finding
+from .laws import Scoring
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 from .table_facts import FactRow, TableFacts
 
@@ -44,24 +45,25 @@ def render(a: BoardAudit) -> Rendered:
 
 
 def board_row(a: BoardAudit) -> dict[str, object]:
-    """The boards.csv row (columns in report.BOARD_COLUMNS order)."""
+    """The boards.csv row (columns in BOARD_COLUMNS order); plain values only (a ``StrEnum``
+    becomes its ``str``), which the CSV writer takes on its fast path."""
     rec, rp, ruling = a.record, a.replay, a.ruling
     contract, declarer = rec.contract, rec.declarer
     played, adjusted = rp.tricks_played, ruling.tricks_adjusted
-    duplicate = ruling.scoring == "duplicate"
+    duplicate = ruling.scoring == Scoring.DUPLICATE
     return {
         "source": rec.source, "line": rec.line, "game": rec.game, "event": rec.event,
         "date": rec.date, "board": rec.board, "room": rec.room,
         "dealer": SEATS[rec.dealer] if rec.dealer is not None else "",
         "vul": rec.vul or "", "declarer": SEATS[declarer] if declarer is not None else "",
-        "contract": contract or "", "play": rp.play_status,
+        "contract": contract or "", "play": str(rp.play_status),
         "tricks_stated": a.tricks_stated, "tricks_played": played, "tricks_adjusted": adjusted,
         "result_adjusted": result_string(contract, adjusted),
         "score_ns": score_ns(contract, declarer, rec.vul, played) if duplicate else None,
         "score_ns_adjusted": score_ns(contract, declarer, rec.vul, adjusted) if duplicate else None,
         "revokes": a.count("RV"), "defective_tricks": a.count("DT"),
         "record_errors": a.count("RC"), "laws": ruling.edition, "status": a.status,
-        "scoring": ruling.scoring, "parse_problems": a.count("PS"),
+        "scoring": str(ruling.scoring), "parse_problems": a.count("PS"),
         **_rubber(a, contract, declarer, played, adjusted),
         **dict(zip(("north", "east", "south", "west"), rec.names)),
         "tricks_equity": a.tricks_equity, "review_64c": a.review_64c,
@@ -71,7 +73,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
 def _rubber(a: BoardAudit, contract, declarer, played, adjusted) -> dict[str, object]:
     """Trick score below and bonuses above the line, by side, for the rubber codes."""
     ruling = a.ruling
-    if ruling.scoring != "rubber":
+    if ruling.scoring != Scoring.RUBBER:
         return dict.fromkeys(RUBBER_COLUMNS)
     row = rubber_scores(ruling.edition, contract, declarer, a.record.vul, played, adjusted,
                         (ruling.penalty_to_declarer_side, ruling.penalty_to_defenders),

@@ -7,7 +7,7 @@ from typing import Protocol
 from ..duties import Style
 from ..replay import Replay
 from .bridge_whist import BridgeWhist
-from .common import AFTER_ROUND, TABLE, Ruling
+from .common import AFTER_ROUND, TABLE, Discovered, Ruling, Scoring
 from .law1932 import Laws1932
 from .law1997 import Laws1997
 from .law2007 import Laws2007
@@ -23,7 +23,7 @@ class Edition(Protocol):
 
     name: str  # as --laws spells it
     title: str  # as a finding's message names it ("the 1932 Code")
-    scoring: str  # "duplicate" or "rubber"
+    scoring: Scoring
     table_style: Style  # how a director's log binds the players (``duties``)
 
     def rule(self, rp: Replay, discovered: str = TABLE) -> Ruling:
@@ -36,4 +36,5 @@ def get_edition(name: str) -> Edition:
     return EDITIONS[name]()
 
 
-__all__ = ["EDITIONS", "Edition", "get_edition", "Ruling", "TABLE", "AFTER_ROUND"]
+__all__ = ["EDITIONS", "Edition", "get_edition", "Ruling", "Scoring", "Discovered", "TABLE",
+           "AFTER_ROUND"]

@@ -6,12 +6,31 @@ a transfer takes) and calls these helpers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..cards import SUIT_MASKS, SUITS, card_str, cards_in, holding_str, winning_index, seat_name
 from ..findings import Finding, role_of
 from ..replay import COMPLETE, CLAIMED, DefectFact, Replay, RevokeFact, Trick
 
-TABLE, AFTER_ROUND = "table", "after-round"
+
+
+class Discovered(StrEnum):
+    """When the revokes were found (``--discovered``): at the table, where Law 64A transfers
+    tricks, or after the round, where Law 64B5 leaves it to the Director (64C)."""
+
+    TABLE = "table"
+    AFTER_ROUND = "after-round"
+
+
+class Scoring(StrEnum):
+    """How an edition scores a board: duplicate (the Laws of Duplicate Bridge) or rubber (the
+    1932 Code, the Laws of Bridge)."""
+
+    DUPLICATE = "duplicate"
+    RUBBER = "rubber"
+
+
+TABLE, AFTER_ROUND = Discovered
 
 
 @dataclass
@@ -21,7 +40,7 @@ class Ruling:
     edition: str
     findings: list[Finding] = field(default_factory=list)
     tricks_adjusted: int | None = None
-    scoring: str = "duplicate"  # or "rubber"
+    scoring: str = Scoring.DUPLICATE
     notes: list[str] = field(default_factory=list)
     penalty_to_declarer_side: int = 0  # tricks moved to declarer's side by the rules
     penalty_to_defenders: int = 0

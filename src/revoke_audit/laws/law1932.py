@@ -43,8 +43,8 @@ from ..replay.model import FOLLOW
 from ..cards import SUIT_MASKS, seat_name
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
-from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
-                     revoke_finding, uncorrectable)
+from .common import (AFTER_ROUND, TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
+                     defect_finding, revoke_finding, uncorrectable)
 from .law2017 import Laws2017
 
 
@@ -52,7 +52,7 @@ class Laws1932(Laws2017):
     """International Contract Bridge Code, 1932 (Portland Club, Whist Club of New York)."""
 
     name = "1932"
-    scoring = "rubber"
+    scoring = Scoring.RUBBER
     label = "1932"  # prefix of the ``law`` column
     title = "the 1932 Code"
     #: No 64B-style exemptions: dummy and late claims are handled in ``rule_revoke``.

@@ -11,8 +11,9 @@ from ..replay.model import FOLLOW, PENALTY_CARD
 from ..findings import tricks
 from ..cards import SUITS, seat_name, side_name
 from ..replay import DefectFact, Replay, RevokeFact
-from .common import (AFTER_ROUND, TABLE, Ruling, TrickPool, corrected_last_two, defect_finding,
-                     is_established, revoke_finding, tricks_for_declarer, uncorrectable, winners)
+from .common import (AFTER_ROUND, TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
+                     defect_finding, is_established, revoke_finding, tricks_for_declarer,
+                     uncorrectable, winners)
 
 
 class Laws2017:
@@ -30,7 +31,7 @@ class Laws2017:
     #: The 64B clauses a record can show, as method names, in the order they are checked.
     EXEMPTIONS: tuple[str, ...] = ("b3_penalty_card", "b5_after_round", "b3_dummy", "b6_duty",
                                    "b7_both_sides", "b2_repeated")
-    scoring = "duplicate"
+    scoring = Scoring.DUPLICATE
     both_sides_needs_established = True  # 64B7 (2017): both revokes established
     table_style = Style(LAW50, "Law 61A")  # how a director's log binds players (``duties``)
     b3_words = "a failure to play a penalty card"  # 64B3 (2017)

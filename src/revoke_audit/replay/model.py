@@ -5,16 +5,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..findings import Finding
 from ..record import BoardRecord
 
-COMPLETE, CLAIMED, PARTIAL, NONE = "complete", "claimed", "partial", "none"
-# The kinds of revoke of Law 61A: failing to follow suit (61A1, with Law 44C), failing to play a
-# card the Laws require - a penalty card (61A2), failing to obey a lead or play restriction an
-# opponent chose in rectification (61A3).  A record of cards shows only the first; the other two
-# come from a director's log (``table_facts``, ``duties``).
-FOLLOW, PENALTY_CARD, RESTRICTION = "61A1", "61A2", "61A3"
+
+
+class PlayStatus(StrEnum):
+    """How far the record's play goes (boards.csv ``play``)."""
+
+    COMPLETE = "complete"  # 13 tricks
+    CLAIMED = "claimed"  # stopped with a claim (or a PBN Result taken as one)
+    PARTIAL = "partial"  # stopped without one
+    NONE = "none"  # no play recorded
+
+
+class RevokeKind(StrEnum):
+    """The kinds of revoke of Law 61A: failing to follow suit (61A1, with Law 44C), failing to
+    play a card the Laws require - a penalty card (61A2), failing to obey a lead or play
+    restriction an opponent chose in rectification (61A3).  A record of cards shows only the
+    first; the other two come from a director's log (``table_facts``, ``duties``)."""
+
+    FOLLOW = "61A1"
+    PENALTY_CARD = "61A2"
+    RESTRICTION = "61A3"
+
+
+COMPLETE, CLAIMED, PARTIAL, NONE = PlayStatus
+FOLLOW, PENALTY_CARD, RESTRICTION = RevokeKind
 
 
 @dataclass(slots=True)
