@@ -68,3 +68,4 @@ def test_declarer_is_first_of_the_side_to_name_the_strain():
     assert derive_contract(["P", "P", "AP"], 1) == ("Pass", None)
     assert derive_contract(["1NT", "P", "P"], 1) == (None, None)  # unfinished
     assert derive_contract(["1NT", "P", "P", "P"], None) == (None, None)  # dealer unknown
+

@@ -35,6 +35,19 @@ def normalise_call(token: str) -> str | None:
     return None
 
 
+def all_pass(calls: list[str]) -> list[str]:
+    """The passes an ``AP`` ("all pass") stands for after ``calls``: enough to end the auction
+    (three after the last bid, four when nobody has bid)."""
+    if all(c == "P" for c in calls):
+        return ["P"] * max(0, 4 - len(calls))
+    trailing = 0
+    for c in reversed(calls):
+        if c != "P":
+            break
+        trailing += 1
+    return ["P"] * max(0, 3 - trailing)
+
+
 def derive_contract(calls: tuple[str, ...] | list[str], dealer: int | None) -> tuple[str | None, int | None]:
     """Contract and declarer from normalised calls starting with ``dealer``.
 
@@ -45,11 +58,7 @@ def derive_contract(calls: tuple[str, ...] | list[str], dealer: int | None) -> t
     calls = list(calls)
     if calls[-1] == "AP":
         calls = calls[:-1]
-        if any(c != "P" for c in calls):
-            trailing = len(calls) - len("".join("x" if c != "P" else "P" for c in calls).rstrip("P"))
-            calls += ["P"] * max(0, 3 - trailing)
-        else:
-            calls += ["P"] * max(0, 4 - len(calls))
+        calls += all_pass(calls)
     if len(calls) < 4 or calls[-3:] != ["P", "P", "P"]:
         return None, None
     last_bid_i = None

@@ -7,7 +7,14 @@ hot path.  Seats are 0..3 clockwise from North (``SEATS`` = "NESW").
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TypeAlias
+
+#: What an int stands for, in signatures: ``Seat`` 0..3 (N, E, S, W), ``Suit`` 0..3 (S, H, D,
+#: C; a strain adds 4 = notrump), ``Card`` 0..51 (``suit * 13 + rank``), ``Hand`` a 52-bit mask.
+Seat: TypeAlias = int
+Suit: TypeAlias = int
+Card: TypeAlias = int
+Hand: TypeAlias = int
 
 SEATS = "NESW"
 SEAT_NAMES = ("North", "East", "South", "West")
@@ -30,19 +37,19 @@ _SEAT_OF = {ch: i for i, ch in enumerate(SEATS)}
 _SEAT_OF.update({ch.lower(): i for ch, i in list(_SEAT_OF.items())})
 
 
-def make_card(suit: int, rank: int) -> int:
+def make_card(suit: Suit, rank: int) -> Card:
     """Card int from a suit index (0=S..3=C) and a rank index (0=two..12=ace)."""
     return suit * 13 + rank
 
 
-def card_str(card: int | None) -> str:
+def card_str(card: Card | None) -> str:
     """``SA``, ``HT``, ``C2``; ``-`` for an unknown card."""
     if card is None:
         return "-"
     return SUITS[card // 13] + RANKS[card % 13]
 
 
-def parse_seat(text: str) -> int | None:
+def parse_seat(text: str) -> Seat | None:
     """``N``/``E``/``S``/``W`` in either case (also the full word), else None."""
     text = text.strip()
     if not text:
@@ -53,7 +60,7 @@ def parse_seat(text: str) -> int | None:
     return seat
 
 
-def parse_card(token: str) -> int | None:
+def parse_card(token: str) -> Card | None:
     """One card token in any spelling real files use, else None.
 
     Suit first (``SA``, ``sa``, ``S10``, LIN ``cK``) or rank first (``AS``, ``10h``).
@@ -72,7 +79,7 @@ def parse_card(token: str) -> int | None:
     return None
 
 
-def parse_suit_holding(suit: int, text: str) -> tuple[int, list[str]] | None:
+def parse_suit_holding(suit: Suit, text: str) -> tuple[Hand, list[str]] | None:
     """Ranks of one suit (``AKQ``, ``a10 9``, ``kq1032`` ...) as a mask; None if unreadable.
 
     Returns the mask and a list of complaints (duplicate ranks)."""
@@ -93,7 +100,7 @@ def parse_suit_holding(suit: int, text: str) -> tuple[int, list[str]] | None:
     return mask, problems
 
 
-def parse_hand(text: str) -> tuple[int, list[str]] | None:
+def parse_hand(text: str) -> tuple[Hand, list[str]] | None:
     """A PBN hand ``AKQ.JT9.876.5432`` (suits S.H.D.C; empty suits allowed) as a mask.
 
     Extra dots beyond the fourth are tolerated when the extra parts are empty."""
@@ -112,7 +119,7 @@ def parse_hand(text: str) -> tuple[int, list[str]] | None:
     return mask, problems
 
 
-def hand_str(mask: int) -> str:
+def hand_str(mask: Hand) -> str:
     """Mask -> ``AKQ.JT9.876.5432`` (ranks high to low)."""
     return ".".join(
         "".join(RANKS[r] for r in range(12, -1, -1) if mask >> make_card(s, r) & 1)
@@ -120,7 +127,7 @@ def hand_str(mask: int) -> str:
     )
 
 
-def cards_in(mask: int) -> Iterator[int]:
+def cards_in(mask: Hand) -> Iterator[Card]:
     """The cards of a mask, lowest int first."""
     while mask:
         low = mask & -mask
@@ -128,30 +135,30 @@ def cards_in(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[Card]) -> Hand:
     mask = 0
     for c in cards:
         mask |= 1 << c
     return mask
 
 
-def count(mask: int) -> int:
+def count(mask: Hand) -> int:
     return bin(mask).count("1")
 
 
-def holding_str(mask: int) -> str:
+def holding_str(mask: Hand) -> str:
     """The cards of a mask as ``SK S7`` (high first within each suit)."""
     return " ".join(card_str(c) for c in sorted(cards_in(mask), key=lambda c: (c // 13, -c)))
 
 
-def trick_winner(leader: int, cards: tuple[int, ...] | list[int], trump: int | None) -> int:
+def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> Seat:
     """Seat winning a trick of four known cards played by ``leader``, ``leader+1``, ... in order.
 
     ``trump`` is a suit index or None for no trump (Law 44D/E)."""
     return (leader + winning_index(cards, trump)) % 4
 
 
-def winning_index(cards: list[int], trump: int | None) -> int:
+def winning_index(cards: list[Card], trump: Suit | None) -> int:
     """Index in ``cards`` (time order, first = lead) of the winning card."""
     best_i, best = 0, cards[0]
     for i in range(1, len(cards)):
@@ -164,7 +171,7 @@ def winning_index(cards: list[int], trump: int | None) -> int:
     return best_i
 
 
-def parse_deal(text: str) -> tuple[tuple[int | None, ...], list[str]] | None:
+def parse_deal(text: str) -> tuple[tuple[Hand | None, ...], list[str]] | None:
     """A PBN Deal value ``N:hand hand hand hand`` -> masks indexed by seat (None = unknown).
 
     Hands run clockwise from the named seat; ``-`` is an unknown hand.  Returns None when the
@@ -194,7 +201,7 @@ def parse_deal(text: str) -> tuple[tuple[int | None, ...], list[str]] | None:
     return tuple(hands), problems
 
 
-def deal_problems(hands: tuple[int | None, ...]) -> list[str]:
+def deal_problems(hands: tuple[Hand | None, ...]) -> list[str]:
     """Complaints about a deal: hands not of 13 cards, cards in two hands."""
     problems = []
     seen = 0
@@ -211,7 +218,7 @@ def deal_problems(hands: tuple[int | None, ...]) -> list[str]:
     return problems
 
 
-def deal_str(hands: tuple[int | None, ...], first: int = NORTH) -> str:
+def deal_str(hands: tuple[Hand | None, ...], first: Seat = NORTH) -> str:
     """Masks -> PBN Deal value starting at ``first``."""
     parts = []
     for i in range(4):
@@ -220,11 +227,11 @@ def deal_str(hands: tuple[int | None, ...], first: int = NORTH) -> str:
     return SEATS[first] + ":" + " ".join(parts)
 
 
-def seat_name(seat: int | None) -> str:
+def seat_name(seat: Seat | None) -> str:
     """``North`` .. ``West``; ``?`` when the seat is unknown."""
     return SEAT_NAMES[seat] if seat is not None else "?"
 
 
-def side_name(seat: int) -> str:
+def side_name(seat: Seat) -> str:
     """``North-South`` or ``East-West``: the side ``seat`` belongs to."""
     return "North-South" if seat % 2 == 0 else "East-West"

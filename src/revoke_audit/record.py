@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import SEATS, card_str
+from .cards import SEATS, Card, Hand, Seat, card_str
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +35,8 @@ class Play(NamedTuple):
     ``tuple.__new__(Play, (seat, card, marks, line, trick))``, which skips ``Play.__new__``'s
     Python-level call (all five fields, in this order)."""
 
-    seat: int | None
-    card: int | None
+    seat: Seat | None
+    card: Card | None
     marks: tuple[str, ...] = ()
     line: int = 0
     trick: int | None = None
@@ -64,21 +64,21 @@ class BoardRecord:
     site: str = ""
     date: str = ""
     board: str = ""
-    dealer: int | None = None
+    dealer: Seat | None = None
     vul: str | None = None  # "None" | "NS" | "EW" | "All"
     names: tuple[str, str, str, str] = ("", "", "", "")  # N, E, S, W
     scoring: str = ""
     tags: dict[str, str] = field(default_factory=dict)  # every tag as read (after inheritance)
-    hands: tuple[int | None, int | None, int | None, int | None] | None = None
+    hands: tuple[Hand | None, Hand | None, Hand | None, Hand | None] | None = None
     deal_line: int | None = None
     auction: tuple[str, ...] = ()
     auction_line: int | None = None
     contract_stated: str | None = None
-    declarer_stated: int | None = None
+    declarer_stated: Seat | None = None
     contract_derived: str | None = None  # from the auction; None if it is absent or unfinished
     declarer_derived: int | None = None
     declarer_swapped: bool = False  # PBN ``^N``: declarer and dummy swapped, lead from wrong side
-    play_leader: int | None = None  # PBN [Play "W"]: the seat of the first card
+    play_leader: Seat | None = None  # PBN [Play "W"]: the seat of the first card
     play_line: int | None = None
     play: tuple[Play, ...] = ()
     play_stopped: bool = False  # PBN ``*``: no more cards given

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from ..cards import Card, Hand, Seat
 from ..findings import Finding
 from ..record import BoardRecord
 
@@ -43,7 +44,7 @@ class Trick:
     ``unknown``: seats that played a card the record does not give (PBN ``-``)."""
 
     number: int
-    leader: int
+    leader: Seat
     plays: list[tuple[int, int, int]] = field(default_factory=list)
     omitted: list[int] = field(default_factory=list)
     winner: int | None = None
@@ -53,7 +54,7 @@ class Trick:
     def suit_led(self) -> int:
         return self.plays[0][1] // 13
 
-    def card_of(self, seat: int) -> int | None:
+    def card_of(self, seat: Seat) -> Card | None:
         for s, c, _ in self.plays:
             if s == seat:
                 return c
@@ -69,10 +70,10 @@ class RevokeFact:
     ``log_line`` is the log's row."""
 
     trick: int
-    seat: int
-    card: int
+    seat: Seat
+    card: Card
     suit_led: int
-    held: int  # mask of the cards of the suit led still in the offender's hand (see above)
+    held: Hand  # mask of the cards of the suit led still in the offender's hand (see above)
     line: int
     marked: bool  # the record marks this card ``^R``
     kind: str = FOLLOW
@@ -86,9 +87,9 @@ class DefectFact:
     """A defective trick (Law 67): ``omitted`` (no card) or ``extra`` (a second card)."""
 
     trick: int
-    seat: int
+    seat: Seat
     kind: str
-    card: int | None  # the extra card; None for an omission
+    card: Card | None  # the extra card; None for an omission
     line: int
     suit_led: int
     holds_suit_led: bool  # at rectification (end of the record's play)
@@ -103,7 +104,7 @@ class Replay:
     strain: int | None = None
     risk: str = ""
     tricks: list[Trick] = field(default_factory=list)  # complete tricks, then a partial one
-    hands_at: list[tuple[int, int, int, int]] = field(default_factory=list)  # before each trick
+    hands_at: list[tuple[Hand, Hand, Hand, Hand]] = field(default_factory=list)  # before each trick
     revokes: list[RevokeFact] = field(default_factory=list)
     defects: list[DefectFact] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)

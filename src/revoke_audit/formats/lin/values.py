@@ -120,11 +120,11 @@ def _hands(body: str, line: int, diag: Diag) -> list[int | None]:
             continue
         mask, problem = _parse_lin_hand(text)
         if problem is not None and mask == 0:
-            diag("PS203", f"md: hand {'SWNE'[pos]} {text[:30]!r} unreadable ({problem}); "
+            diag("PS203", f"md: hand {SEATS[_MD_SEATS[pos]]} {text[:30]!r} unreadable ({problem}); "
                    "left unknown", line)
             continue
         if problem is not None:
-            diag("PS204", f"md: hand {'SWNE'[pos]}: {problem}", line)
+            diag("PS204", f"md: hand {SEATS[_MD_SEATS[pos]]}: {problem}", line)
         hands[_MD_SEATS[pos]] = mask
     return hands
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ...cards import FULL_DECK, RANKS, SUITS
+from ...cards import FULL_DECK, RANKS, SEATS, SUITS
 from ...record import Play
 
 ENABLED = True
@@ -29,7 +29,7 @@ def fast_deal(value: str) -> tuple[int, int, int, int] | None:
     m = _DEAL.match(value) if ENABLED else None
     if m is None:
         return None
-    first = "NESW".index(m.group(1))
+    first = SEATS.index(m.group(1))
     hands = [0, 0, 0, 0]
     for i in range(4):
         mask = _hand(m.group(i + 2))

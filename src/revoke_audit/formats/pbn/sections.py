@@ -71,23 +71,10 @@ def read_auction(tokens: Iterable[tuple[str, int]], first: int | None, d: Diag,
                 d("PS114", f"call {tok[:20]!r} cannot be read; auction read up to here", line)
                 break
         if c == "AP":
-            _all_pass(calls)
+            calls.extend(_auction.all_pass(calls))
             break
         calls.append(c)
     return tuple(calls), first
-
-
-def _all_pass(calls: list[str]) -> None:
-    """Expand ``AP``: passes to end the auction (three after a bid, four if nobody bid)."""
-    if any(x != "P" for x in calls):
-        trailing = 0
-        for x in reversed(calls):
-            if x != "P":
-                break
-            trailing += 1
-        calls.extend(["P"] * max(0, 3 - trailing))
-    else:
-        calls.extend(["P"] * max(0, 4 - len(calls)))
 
 
 # --- play ------------------------------------------------------------------------------------
