@@ -1,4 +1,5 @@
 """Calls and contracts (``auction.py``), shared by both readers."""
+
 from revoke_audit.auction import all_pass, derive_contract
 
 
