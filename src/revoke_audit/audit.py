@@ -52,7 +52,7 @@ def audit_board(record: BoardRecord, options: AuditOptions = DEFAULT,
     only the log can show and may set ``discovered``).  ``neighbours``: deals of nearby boards
     of the same file (see ``audit_records``), named as the repair when the record carries
     another board's deal.  A bug on one board becomes its RC099 finding, never an exception."""
-    findings = [Finding(d.code, d.message, d.line) for d in record.diagnostics]
+    findings = list(record.diagnostics)  # the reader's PS findings
     laws, note = edition_for(record, options.laws)
     log = options.table_facts
     board_facts = log.for_board(record) if log is not None else None
@@ -81,12 +81,14 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     stated, disagreements = stated_result(record, rp, ruling.tricks_adjusted)
     if not rp.coherent:  # no ruling on a record error: the result stands as stated
         ruling.tricks_adjusted = stated if stated is not None else rp.tricks_played
-    audit = BoardAudit(record, rp, ruling, findings + ruled + disagreements + mark_answers(record, rp),
+    checked = findings + ruled + disagreements + mark_answers(record, rp)
+    audit = BoardAudit(record, rp, ruling, checked,
                        tricks_stated=stated, table_facts=board_facts)
     if options.equity and rp.revokes:
         from .equity import assess  # the solver is loaded only when asked for
 
-        figures = assess(rp, audit.findings, ruling.tricks_adjusted, ruling.scoring == Scoring.DUPLICATE)
+        duplicate = ruling.scoring == Scoring.DUPLICATE
+        figures = assess(rp, audit.findings, ruling.tricks_adjusted, duplicate)
         audit.findings = figures.findings
         audit.tricks_equity, audit.review_64c = figures.tricks, figures.review
     return audit

@@ -1,12 +1,12 @@
 """A finding: one irregularity or inconsistency, as data with a stable code and a position.
 
 Codes and titles live in ``codes.py``; families: ``RV`` revokes, ``DT`` defective tricks,
-``RC`` record consistency, ``PS`` parse problems (a reader's ``Diagnostic`` becomes a ``PS``
-finding in the report)."""
+``RC`` record consistency, ``PS`` parse problems.  One shape for every stage: the readers put
+their ``PS`` findings on the record (``BoardRecord.diagnostics``; the file is the record's
+``source``), the replay and the Laws add theirs, and the report writes them all alike."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 
 
 @dataclass(frozen=True, slots=True)

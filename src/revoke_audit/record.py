@@ -1,4 +1,4 @@
-"""The normalised board record every reader produces, and the ``Diagnostic`` for what it could
+"""The normalised board record every reader produces, and the ``Finding`` for what it could
 not read.  Immutable: a record is a fact about a file, never edited after reading (frozen
 dataclasses, and ``Play``, one per card, a named tuple: three times cheaper to make)."""
 from __future__ import annotations
@@ -7,20 +7,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .cards import SEATS, Card, Hand, Seat, card_str
-
-
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """A problem found while reading: stable ``code`` (``PS...``), one sentence, and where."""
-
-    code: str
-    message: str
-    source: str
-    line: int | None
-
-    def __str__(self) -> str:
-        where = f"{self.source}:{self.line}" if self.line else self.source
-        return f"{where}: {self.code} {self.message}"
+from .findings import Finding
 
 
 class Play(NamedTuple):
@@ -88,7 +75,7 @@ class BoardRecord:
     result_flagged: bool = False  # PBN ``^9``: stated result known to differ from the play
     result_line: int | None = None
     lin_result: str | None = None  # vugraph ``rs`` entry for this board and room (``4HE=``)
-    diagnostics: tuple[Diagnostic, ...] = ()
+    diagnostics: tuple[Finding, ...] = ()  # what the reader found wrong (PS codes)
     unreadable: bool = False  # nothing usable could be read (a board row is still written)
 
     @property

@@ -31,7 +31,8 @@ import tempfile
 import zipfile
 from typing import BinaryIO, Iterable, Iterator, Union
 
-from ..record import BoardRecord, Diagnostic
+from ..findings import Finding
+from ..record import BoardRecord
 from .streams import (BLANK, HEAD, Gunzip, Limits, Meter, Reading, RunBudget, Text,
                       open_head)
 
@@ -459,5 +460,5 @@ def sniff(head: bytes, name: str) -> str | None:
 def unreadable(source: str, code: str, message: str, line: int = 1, game: int = 1) -> BoardRecord:
     """A placeholder record so that a source that yields no board still has its row."""
     return BoardRecord(source=source, line=line, game=game, format="", unreadable=True,
-                       diagnostics=(Diagnostic(code, message, source, line),))
+                       diagnostics=(Finding(code, message, line),))
 

@@ -19,7 +19,7 @@ the first of these (names, ``qx``) belong to the board that follows, as the robo
 
 The reader streams (``lines.iter_lines``), keeps at most ``MAX_ITEMS`` calls+cards per board
 (PS006) and ``MAX_VALUE`` characters per value (PS210), and never raises: every problem becomes a
-``Diagnostic`` on the board concerned.
+``Finding`` on the board concerned.
 
 The work is split over: ``lexer`` (lines -> key|value pairs), ``board`` (pairs ->
 boards -> records, board boundaries), ``values`` (md, mb and pc values), ``vugraph``
@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from typing import BinaryIO, Iterator
 
-from ...record import BoardRecord, Diagnostic, Play
+from ...findings import Finding
+from ...record import BoardRecord, Play
 from .board import MAX_ITEMS, BoardReader
 from .lexer import MAX_VALUE, PairLexer
 from .values import CARD_OF
@@ -81,7 +82,7 @@ def read_lin(stream: BinaryIO, source: str) -> Iterator[BoardRecord]:
         boards.flush(lineno + 1, final=True)
     except Exception as exc:  # pragma: no cover - finish() already guards
         out.append(BoardRecord(source=source, line=lineno, game=boards.game + 1, format="lin",
-                               diagnostics=(Diagnostic("PS211", f"internal error: {exc!r}", source,
-                                                       lineno),),
+                               diagnostics=(Finding("PS211", f"internal error: {exc!r}",
+                                                    lineno),),
                                unreadable=True))
     yield from out

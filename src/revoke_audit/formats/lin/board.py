@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from ...auction import derive_contract
-from ...record import BoardRecord, Diagnostic, Play
+from ...findings import Finding
+from ...record import BoardRecord, Play
 from .values import CARD_OF, parse_calls, read_md
 from .vugraph import Header, names_nesw
 
@@ -301,15 +302,14 @@ class BoardReader:
             return BoardRecord(
                 source=self.source, line=b.line or b.first_line, game=self.game, format="lin",
                 diagnostics=tuple(self._diags(b)) + (
-                    Diagnostic("PS211", f"internal error while finishing the board: {exc!r}",
-                               self.source, b.line or b.first_line),),
+                    Finding("PS211", f"internal error while finishing the board: {exc!r}",
+                            b.line or b.first_line),),
                 unreadable=True,
             )
 
-    def _diags(self, b: Board) -> list[Diagnostic]:
-        """The board's problems as ``Diagnostic``s of this file."""
-        src = self.source
-        return [Diagnostic(c, m, src, ln) for c, m, ln in b.diags]
+    def _diags(self, b: Board) -> list[Finding]:
+        """The board's problems as ``Finding``s."""
+        return [Finding(c, m, ln) for c, m, ln in b.diags]
 
     def _record(self, b: Board) -> BoardRecord:
         """The frozen record: the board plus what the vugraph header gives it."""

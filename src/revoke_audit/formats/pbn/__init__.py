@@ -2,7 +2,7 @@
 
 ``read_pbn`` reads a binary stream line by line (``lines.iter_lines``: bounded lines), splits
 it into games at blank lines outside comments, and turns every game that has at least one tag
-into a ``BoardRecord``.  Everything it cannot read becomes a ``Diagnostic`` on that record; no
+into a ``BoardRecord``.  Everything it cannot read becomes a ``Finding`` on that record; no
 exception escapes, whatever the bytes.
 
 The work is split over: ``lexer`` (line syntax: comments, directives, tags, section
@@ -42,7 +42,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import BinaryIO, Iterator
 
-from ...record import BoardRecord, Diagnostic
+from ...findings import Finding
+from ...record import BoardRecord
 from ..lines import LineReader
 from .fast import read_block
 from .games import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Games
@@ -52,7 +53,7 @@ from .write import format_pbn
 __all__ = ["read_pbn", "format_pbn", "MAX_GAME_LINES", "MAX_GAME_BYTES", "MAX_DIAGNOSTICS"]
 
 
-def read_pbn(stream: BinaryIO, source: str, *, diagnostics: list[Diagnostic] | None = None,
+def read_pbn(stream: BinaryIO, source: str, *, diagnostics: list[Finding] | None = None,
              games_before: int = 0) -> Iterator[BoardRecord]:
     """Yield one ``BoardRecord`` per game (a block with at least one tag) of a PBN stream.
 
@@ -108,8 +109,8 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     try:
         lexer.finish(lineno)
     except Exception as exc:  # noqa: BLE001
-        games.orphan(Diagnostic("PS123", f"internal error at end of file: "
-                                f"{type(exc).__name__}: {exc}", games.source, lineno))
+        games.orphan(Finding("PS123", f"internal error at end of file: "
+                             f"{type(exc).__name__}: {exc}", lineno))
     if lines.unterminated and out:
         out[-1] = _cut_in_play(out[-1], lineno)
     yield from out
@@ -123,8 +124,8 @@ def _cut_in_play(rec: BoardRecord, lineno: int) -> BoardRecord:
     if (not rec.play or rec.play[-1].line != lineno or rec.play_stopped
             or len(rec.play) >= 52):
         return rec
-    d = Diagnostic("PS004", f"file ends inside the play section after {len(rec.play)} cards, "
-                   "with no '*' and no final newline (truncated?)", rec.source, lineno)
+    d = Finding("PS004", f"file ends inside the play section after {len(rec.play)} cards, "
+                "with no '*' and no final newline (truncated?)", lineno)
     return replace(rec, diagnostics=rec.diagnostics + (d,))
 
 

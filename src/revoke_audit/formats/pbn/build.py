@@ -11,7 +11,8 @@ from typing import Callable
 
 from ... import auction as _auction
 from ...cards import NOTRUMP, SEATS, parse_deal, parse_seat
-from ...record import BoardRecord, Diagnostic, Play
+from ...findings import Finding
+from ...record import BoardRecord, Play
 from .game import Game
 from .lookup import fast_deal, fast_play
 from .sections import read_auction, read_play
@@ -33,7 +34,7 @@ def build_record(g: Game, tags: Tags, source: str, game_no: int) -> BoardRecord:
     lines = g.tag_lines
 
     def d(code: str, msg: str, line: int | None) -> None:
-        g.add(Diagnostic(code, msg, source, line))
+        g.add(Finding(code, msg, line))
 
     get = tags.get
     dealer = _dealer(tags, lines, d)

@@ -2,7 +2,7 @@
 the lines after a tag hold."""
 from __future__ import annotations
 
-from ...record import Diagnostic
+from ...findings import Finding
 
 MAX_GAME_LINES = 5000
 MAX_GAME_BYTES = 1 << 20
@@ -21,27 +21,27 @@ class Game:
         self.tag_lines: dict[str, int] = {}
         self.auction: list[tuple[str, int]] = []
         self.play: list[tuple[str, int]] = []
-        self.diags: list[Diagnostic] = []
+        self.diags: list[Finding] = []
         self.nlines = 0
         self.nbytes = 0
         self.stray_line = 0
         self.stray_count = 0
         self.suppressed = 0
 
-    def add(self, d: Diagnostic) -> None:
+    def add(self, d: Finding) -> None:
         """File a diagnostic (the first ``MAX_DIAGNOSTICS``; the rest are only counted)."""
         if len(self.diags) < MAX_DIAGNOSTICS:
             self.diags.append(d)
         else:
             self.suppressed += 1
 
-    def all_diagnostics(self) -> tuple[Diagnostic, ...]:
+    def all_diagnostics(self) -> tuple[Finding, ...]:
         """The filed diagnostics, plus a PS009 count of the suppressed ones."""
         if not self.suppressed:
             return tuple(self.diags)
-        return tuple(self.diags) + (Diagnostic(
+        return tuple(self.diags) + (Finding(
             "PS009", f"{self.suppressed} more problems in this game not reported",
-            self.diags[-1].source, self.diags[-1].line),)
+            self.diags[-1].line),)
 
     def is_empty(self, name: str) -> bool:
         """Whether tag ``name`` has no content yet (Auction/Play: no tokens)."""

@@ -8,7 +8,8 @@ resolves ``#``/``##`` inheritance and the missing-deal second table (``Inheritan
 PS106) and builds the record (``build``); the records collect in ``out``."""
 from __future__ import annotations
 
-from ...record import BoardRecord, Diagnostic
+from ...findings import Finding
+from ...record import BoardRecord
 from .build import build_record
 from .game import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Game, is_table, section_of
 
@@ -23,7 +24,7 @@ _BOARD_TAGS = ("Event", "Site", "Date", "Stage", "Round", "Section", "Competitio
 class Games:
     """The game being read, the records made so far (``out``) and the file-wide state."""
 
-    def __init__(self, source: str, file_diags: list[Diagnostic] | None,
+    def __init__(self, source: str, file_diags: list[Finding] | None,
                  games_before: int = 0) -> None:
         self.source = source
         self.file_diags = file_diags
@@ -33,27 +34,27 @@ class Games:
         self.section: str | None = None  # "auction" | "play" | "skip" | None
         self.skipping = False  # game too large: skip to the next blank line
         self.out: list[BoardRecord] = []
-        self.orphans: list[Diagnostic] = []  # outside any game, when the caller gave no list
+        self.orphans: list[Finding] = []  # outside any game, when the caller gave no list
         self.orphan_count = 0
         self.inheritance = Inheritance(source)
 
     # --- diagnostics -------------------------------------------------------------------------
     def diag(self, code: str, message: str, line: int | None) -> None:
         """A diagnostic on the current game, or outside games when there is none."""
-        d = Diagnostic(code, message, self.source, line)
+        d = Finding(code, message, line)
         if self.game is not None:
             self.game.add(d)
         else:
             self.orphan(d)
 
-    def orphan(self, d: Diagnostic) -> None:
+    def orphan(self, d: Finding) -> None:
         """A diagnostic outside any game: to the caller's list, else onto the next record."""
         self.orphan_count += 1
         if self.orphan_count > MAX_DIAGNOSTICS:
             return
         if self.orphan_count == MAX_DIAGNOSTICS:
-            d = Diagnostic("PS009", "too many problems outside games; the rest of them are not "
-                           "reported", self.source, d.line)
+            d = Finding("PS009", "too many problems outside games; the rest of them are not "
+                        "reported", d.line)
         if self.file_diags is not None:
             self.file_diags.append(d)
         else:
@@ -104,8 +105,8 @@ class Games:
             return False
         self.end_game()
         self.game = Game(lineno)
-        self.game.add(Diagnostic("PS120", f"no blank line before this game: a second {name} tag "
-                                 "starts a new game", self.source, lineno))
+        self.game.add(Finding("PS120", f"no blank line before this game: a second {name} tag "
+                              "starts a new game", lineno))
         return True
 
     def _repeated(self, g: Game, name: str, value: str, lineno: int) -> None:
@@ -157,9 +158,9 @@ class Games:
             return
         if not g.tags:
             if g.stray_count:
-                self.orphan(Diagnostic(
+                self.orphan(Finding(
                     "PS101", f"text outside tags and comments ignored ({_items(g.stray_count)}); "
-                    "no tag in this block", self.source, g.stray_line))
+                    "no tag in this block", g.stray_line))
             for d in g.diags:
                 self.orphan(d)
             return
@@ -168,9 +169,9 @@ class Games:
             g.diags[:0] = self.orphans
             self.orphans = []
         if g.stray_count:
-            g.add(Diagnostic("PS101", f"text outside tags and comments ignored "
-                             f"({_items(g.stray_count)} from this line on)",
-                             self.source, g.stray_line))
+            g.add(Finding("PS101", f"text outside tags and comments ignored "
+                          f"({_items(g.stray_count)} from this line on)",
+                          g.stray_line))
         self.out.append(self._record(g))
 
     def _record(self, g: Game) -> BoardRecord:
@@ -184,9 +185,9 @@ class Games:
             return BoardRecord(
                 source=self.source, line=g.line, game=self.games, format="pbn",
                 tags=dict(g.tags), unreadable=True,
-                diagnostics=g.all_diagnostics() + (Diagnostic(
+                diagnostics=g.all_diagnostics() + (Finding(
                     "PS123", f"internal error while reading this game: "
-                    f"{type(exc).__name__}: {exc}", self.source, g.line),),
+                    f"{type(exc).__name__}: {exc}", g.line),),
             )
 
 
@@ -209,8 +210,8 @@ class Inheritance:
                 if name in prev:
                     value = prev[name]
                 else:
-                    g.add(Diagnostic("PS105", f'tag {name} is "#" but no earlier game has it',
-                                     self.source, g.tag_lines.get(name)))
+                    g.add(Finding("PS105", f'tag {name} is "#" but no earlier game has it',
+                                  g.tag_lines.get(name)))
                     value = ""
             elif value[:2] == "##":
                 value = value[2:]
@@ -241,8 +242,8 @@ class Inheritance:
                 if name not in tags and name in before:
                     tags[name] = before[name]
                     got.append(name)
-            g.add(Diagnostic("PS106", f"game has no Deal; {', '.join(got)} taken from the game "
-                             "before", self.source, g.line))
+            g.add(Finding("PS106", f"game has no Deal; {', '.join(got)} taken from the game "
+                          "before", g.line))
 
 
 def _items(n: int) -> str:
