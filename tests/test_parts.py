@@ -99,3 +99,59 @@ def test_every_corpus_file_that_splits_gives_its_records_in_parts():
         assert got == whole, path
         split += 1
     assert split >= 40
+
+
+# --- LIN: one board per line ------------------------------------------------------------------
+
+def lin_lines(n: int) -> str:
+    """``n`` boards, one LIN line each (BBO's export of single deals); every fifth revokes."""
+    from revoke_audit.formats.lin import format_lin
+
+    out = []
+    for i in range(n):
+        record, _ = revoking_board(i, {(5, 2)} if i % 5 == 0 else set(), i % 5, i % 4)
+        record = replace(record, board=str(i + 1), dealer=record.declarer_stated,
+                         names=("a", "b", "c", "d"),
+                         auction=(record.contract_stated, "P", "P", "P"))  # declarer opens
+        out.append(format_lin(record).rstrip("\n"))
+    return "\n".join(out) + "\n"
+
+
+def test_a_lin_file_of_one_board_per_line_splits_like_the_whole(tmp_path):
+    path = tmp_path / "big.lin"
+    path.write_text(lin_lines(40))
+    whole, got, parts = whole_and_parts(path, 6)
+    assert len(parts) == 7 and {p.kind for p in parts} == {"lin"}
+    assert got == whole and [r.game for r in got] == list(range(1, 41))
+    assert sum(1 for r in got for p in r.play if p.card is not None) == 40 * 52
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.replace("\npn|", "\nvg|Final,Seg 1,I,1,40,A,0,B,0|\npn|", 1),  # a vugraph header
+    lambda t: t.replace("pn|c,d,a,b|", "pn|c,d,a,b,e,f,g,h|", 1),  # names for both rooms
+    lambda t: t.replace("|pg||\n", "|pg||\npc|S2|", 1),  # a board over two lines
+    lambda t: t.replace("|st||", "|st||md|", 1),  # two md pairs on one line
+    lambda t: t.replace("pn|c,d,a,b|", "pn|c,d,\u00e9,b|", 1),  # not ASCII
+    lambda t: t.replace("\npn|", "\njunk pn|", 1),  # text that is no pair
+])
+def test_a_lin_file_with_state_between_lines_is_read_whole(tmp_path, change):
+    path = tmp_path / "big.lin"
+    text = lin_lines(20)
+    assert change(text) != text
+    path.write_text(change(text))
+    assert plan(str(path), 3, 1 << 30, 32) is None
+
+
+def test_jobs_2_on_a_lin_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monkeypatch):
+    monkeypatch.setattr(run, "PART_GAMES", 4)
+    monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
+    monkeypatch.chdir(tmp_path)
+    Path("big.lin").write_text(lin_lines(30))
+    reports = []
+    for jobs in ("1", "2"):
+        r = CliRunner().invoke(main, ["audit", "big.lin", "--jobs", jobs, "-o", f"b{jobs}.csv",
+                                      "--findings", f"f{jobs}.csv"])
+        reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
+                        Path(f"f{jobs}.csv").read_bytes()))
+    assert len(run.work_units(["big.lin"], 2, Limits())) == 8
+    assert reports[0] == reports[1] and b"RV00" in reports[0][2]

@@ -1,5 +1,5 @@
 """Units of work for worker processes and Dask tasks: batches of whole files of about the
-same size, and parts of a large PBN file (``formats.parts``), in input order; and the audit of
+same size, and parts of a large PBN or LIN file (``formats.parts``), in input order; and the audit of
 one unit, rendered as report rows."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
 
 def work_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
     """The run's units of work, in input order: ``("files", [path, ...])`` a batch of whole
-    files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN file
+    files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN or LIN file
     (``formats.parts``), ``STDIN``, read by the parent."""
     units: list[tuple] = []
     pending: list[str] = []

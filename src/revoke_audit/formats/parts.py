@@ -1,4 +1,4 @@
-"""A large PBN file in parts, so that worker processes share it (``--jobs``).
+"""A large PBN or LIN file in parts, so that worker processes share it (``--jobs``).
 
 A part is read on its own and gives exactly the records the whole file gives for its games:
 the same game numbers and line numbers, the same deals of the boards around it (the replay
@@ -15,6 +15,11 @@ its bytes:
 * it is plain text (no byte order mark, lines ending in ``\\n``) and below the size a file may
   expand to.
 
+A LIN file is split only when every line is one whole board and nothing else: pairs
+``key|value|`` from the start of the line to its end, the first a ``pn``, ``qx`` or ``md``, one
+``md`` per line, no vugraph header (``vg``, ``rs``, eight names in a ``pn``) and plain ASCII (a
+line that is not UTF-8 is reported once per file).
+
 Anything else is read whole, as one unit of work.  A part carries the games around it as
 context (as many each side as the replay's neighbour window), read but not audited."""
 from __future__ import annotations
@@ -27,9 +32,16 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..record import BoardRecord
+from .lin import read_lin
 from .pbn import read_pbn
 
 _BLANK_RUN = re.compile(rb"\n(?:\r?\n)+")
+_NEWLINE = re.compile(rb"\n")
+# a LIN line that is one board: pairs only, from a board-starting key, ending the line
+_LIN_BOARD = re.compile(rb"(?:pn|qx|md)\|[^|\n]*\|(?:[a-zA-Z]{2}\|[^|\n]*\|)*\r?\n?")
+_NOT_PLAIN_LIN = re.compile(rb"[^\x09\x0a\x0d\x20-\x7e]|(?:^|\|)(?:vg|rs)\|", re.M)
+_WIDE_PN = re.compile(rb"(?:^|\|)pn\|(?:[^|,\n]*,){4}", re.M)
+_PAIR_KEY = re.compile(rb"([a-zA-Z]{2})\|[^|\n]*\|")
 _TAG_LINE = re.compile(rb"(?m)^\[(Event|Board|Deal) ")
 
 
@@ -39,7 +51,8 @@ class Part:
     ``start`` to ``end`` (the games before and after as context) after the file's header."""
 
     path: str
-    header: int  # bytes of the header, read by every part
+    kind: str  # "pbn" or "lin"
+    header: int  # bytes of the header, read by every part (PBN)
     start: int  # where the read begins: the first context game before ``first``
     end: int
     line: int  # the line number of byte ``start``
@@ -49,7 +62,7 @@ class Part:
 
 
 def plan(path: str, games_per_part: int, max_bytes: int, context: int) -> list[Part] | None:
-    """The parts of a PBN file of more than two parts' worth of games, each with up to
+    """The parts of a PBN or LIN file of more than two parts' worth of games, each with up to
     ``context`` games either side, or None when it is not safe to split (see the module) or
     not worth it."""
     try:
@@ -57,6 +70,8 @@ def plan(path: str, games_per_part: int, max_bytes: int, context: int) -> list[P
         if size == 0 or size > max_bytes:
             return None
         with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if data[:3] == b"pn|" or data[:3] == b"qx|" or data[:3] == b"md|":
+                return _plan_lin(path, data, games_per_part, context)
             return _plan(path, data, games_per_part, context)
     except (OSError, ValueError):
         return None
@@ -78,7 +93,24 @@ def _plan(path: str, data: mmap.mmap, games_per_part: int, context: int) -> list
     for a, b in zip(starts, ends):
         if data[a:a + 1] != b"[" or not _one_game(data[a:b]):
             return None
-    return _parts(path, data, first, starts, games_per_part, context)
+    return _parts(path, "pbn", data, first, starts, games_per_part, context)
+
+
+def _plan_lin(path: str, data: mmap.mmap, games_per_part: int, context: int
+              ) -> list[Part] | None:
+    if _NOT_PLAIN_LIN.search(data) or _WIDE_PN.search(data):
+        return None
+    starts = [0] + [m.end() for m in _NEWLINE.finditer(data)]
+    if starts[-1] >= len(data):
+        starts.pop()  # the file ends with a newline
+    if len(starts) <= 2 * games_per_part:
+        return None
+    ends = starts[1:] + [len(data)]
+    for a, b in zip(starts, ends):
+        line = data[a:b]
+        if not _LIN_BOARD.fullmatch(line) or _PAIR_KEY.findall(line).count(b"md") != 1:
+            return None
+    return _parts(path, "lin", data, 0, starts, games_per_part, context)
 
 
 def _one_game(block: bytes) -> bool:
@@ -93,7 +125,7 @@ def _plain_header(path: str, header: bytes) -> bool:
     return not records and not diagnostics and b"\r" not in header
 
 
-def _parts(path: str, data: mmap.mmap, header: int, starts: list[int],
+def _parts(path: str, kind: str, data: mmap.mmap, header: int, starts: list[int],
            games_per_part: int, context: int) -> list[Part]:
     n = len(starts)
     out = []
@@ -105,7 +137,7 @@ def _parts(path: str, data: mmap.mmap, header: int, starts: list[int],
         end = starts[hi] if hi < n else len(data)
         line += data[counted:start].count(b"\n")
         counted = start
-        out.append(Part(path, header, start, end, line, lo, first - lo, count))
+        out.append(Part(path, kind, header, start, end, line, lo, first - lo, count))
     return out
 
 
@@ -118,4 +150,7 @@ def read_part(part: Part) -> Iterator[BoardRecord]:
         body = fh.read(part.end - part.start)
     gap = part.line - 1 - header.count(b"\n")
     stream = io.BytesIO(header + b"\n" * gap + body)
-    yield from read_pbn(stream, part.path, games_before=part.games_before)
+    if part.kind == "lin":
+        yield from read_lin(stream, part.path, games_before=part.games_before)
+    else:
+        yield from read_pbn(stream, part.path, games_before=part.games_before)

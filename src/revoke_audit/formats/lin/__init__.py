@@ -40,11 +40,14 @@ from ..lines import iter_lines
 __all__ = ["read_lin", "format_lin", "MAX_ITEMS", "MAX_VALUE"]
 
 
-def read_lin(stream: BinaryIO, source: str) -> Iterator[BoardRecord]:
+def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0) -> Iterator[BoardRecord]:
     """Read every board of a LIN file; never raises for any bytes (problems become diagnostics).
 
-    Yields one ``BoardRecord`` per board, in file order, as soon as the board is complete."""
+    Yields one ``BoardRecord`` per board, in file order, as soon as the board is complete.
+    ``games_before``: the stream is a part of a file that follows that many boards
+    (``formats.parts``), so its boards are numbered on from there."""
     boards = BoardReader(source)
+    boards.game = games_before
     lexer = PairLexer()
     # problems found in the text between pairs (stray text, undecodable or over-long lines) go to
     # the board that the next pair belongs to - the one that follows a garbage line, not the one
