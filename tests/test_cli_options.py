@@ -57,3 +57,15 @@ def test_no_progress_wins_over_a_terminal(monkeypatch):
     shown.close()
     assert cli._progress(3, quiet=False, progress=False).tqdm is None
     assert cli._progress(3, quiet=True, progress=None).tqdm is None
+
+
+@pytest.mark.parametrize("command", [["audit"], ["explain", "--board", "7"]])
+def test_choices_are_written_as_the_readme_writes_them(command):
+    """--discovered takes table and after-round (the README's spelling), in help and on the
+    command line; an enum's member names (TABLE, AFTER_ROUND) are no option values."""
+    assert "[table|after-round]" in run(*command[:1], "--help").output
+    path = str(FIXTURES / "session" / "thursday-pairs-bbo.lin")
+    table = run(*command, path, "--discovered", "table")
+    after = run(*command, path, "--discovered", "after-round")
+    assert "64B5" in after.output and "64B5" not in table.output
+    assert run(*command, path, "--discovered", "AFTER_ROUND").exit_code == 2

@@ -67,6 +67,33 @@ def test_folder_recursive_in_name_order_recognising_content(tmp_path):
                                                   + ["vugraph"] * 3 + ["2.pbn"] * 5)
 
 
+NOT_RECORDS = {
+    "pyproject.toml": b'[tool.revoke-audit]\nlaws = "2017"\n',  # starts like a PBN tag
+    "data.json": b'[{"board": 1}]\n',
+    "setup.cfg": b"[metadata]\nname = x\n",
+    "notes.md": b"% not a PBN header\n",
+}
+
+
+def test_a_folder_reads_no_config_or_data_file_that_only_starts_like_pbn(tmp_path):
+    """A project folder audited as ``.``: a TOML, JSON or INI file opens with ``[`` like a PBN
+    tag but has no ``[Name "value"]``; a .txt of PBN with a long ``%`` header is still read."""
+    for name, data in NOT_RECORDS.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "hands.txt").write_bytes(b"% exported by a scorer\n" * 20 + PBN)
+    assert {Path(r.source).name for r in read_boards(tmp_path)} == {"hands.txt"}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in NOT_RECORDS.items():
+            zf.writestr(name, data)
+    (tmp_path / "more.zip").write_bytes(buf.getvalue())
+    skipped = [r for r in read_boards(tmp_path / "more.zip")]
+    assert sorted(r.source.split("!")[1] for r in skipped) == sorted(NOT_RECORDS)
+    assert {d.code for r in skipped for d in r.diagnostics} == {"PS010"}
+    # named on the command line, such a file is read and its problems said
+    assert [d.code for r in read_boards(tmp_path / "setup.cfg") for d in r.diagnostics]
+
+
 def test_hidden_folders_and_files_are_skipped_but_named_ones_are_read(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.pbn").write_bytes(PBN)

@@ -212,7 +212,7 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               default="text", show_default=True, help="what goes to stdout")
 @click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
               show_default=True, help="edition of the Laws to apply; auto: by each board's date")
-@click.option("--discovered", type=click.Choice([TABLE, AFTER_ROUND]), default=TABLE,
+@click.option("--discovered", type=click.Choice([TABLE.value, AFTER_ROUND.value]), default=TABLE.value,
               show_default=True,
               help="after-round: revokes found now were noticed after the round (64B5): no "
                    "automatic transfer, 64C review")
@@ -502,7 +502,7 @@ class SelectionError(click.ClickException):
 @click.option("--game", type=click.IntRange(min=1), help="1-based index of the board in FILE")
 @click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
               show_default=True, help="edition of the Laws to apply; auto: by the board's date")
-@click.option("--discovered", type=click.Choice([TABLE, AFTER_ROUND]), default=TABLE,
+@click.option("--discovered", type=click.Choice([TABLE.value, AFTER_ROUND.value]), default=TABLE.value,
               show_default=True, help="after-round: the revoke was noticed after the round (64B5)")
 @click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
               help="a director's log (CSV): what bound each player, trick by trick")

@@ -45,6 +45,7 @@ _SPOOL = 16 << 20  # a zip read from a stream is held in memory up to this, then
 _LIN_START = re.compile(rb"^\s*[a-zA-Z]{2}\|")
 _PBN_START = re.compile(rb"^\s*(%|\[|;|\{)")
 _LIN_KEY = re.compile(rb"\b(md|pn|qx|vg)\|")
+_PBN_TAG = re.compile(rb'^[ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.M)
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
@@ -135,7 +136,16 @@ def _recognised(path: str, name: str) -> bool:
             head = fh.read(HEAD)
     except OSError:
         return True  # it gets its row: the file exists but cannot be read
-    return _kind(head, "") is not None
+    return _kind(head, "") is not None and not _unnamed_text_not_pbn(head, "")
+
+
+def _unnamed_text_not_pbn(head: bytes, name: str) -> bool:
+    """True when a file or archive member whose name does not say PBN or LIN looks like PBN
+    only by its first character (a ``pyproject.toml``, a JSON file, an INI file): without a PBN
+    tag (``[Name "value"]``) in its first bytes it is not taken for a hand record."""
+    if name.lower().endswith(SUFFIXES) or _kind(head, name) != "pbn":
+        return False
+    return _PBN_TAG.search(_text_head(head)[1]) is None
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -253,6 +263,8 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
                              else "the file is empty")
         return
     kind = _kind(head, name, blank) if head else None
+    if member and kind == "pbn" and _unnamed_text_not_pbn(head, name):
+        kind = None
     if kind is None and head:
         if member and not name.lower().endswith(SUFFIXES):
             yield unreadable(source, "PS010", "archive member skipped: neither PBN nor LIN nor "
