@@ -35,3 +35,16 @@ def test_every_option_of_audit_is_documented():
     documented = set(re.findall(r"`(?:-\w, )?(--[a-z-]+)", README))
     assert options <= documented, options - documented
     assert documented <= options, documented - options
+
+
+def test_every_choice_in_the_options_table_is_what_the_command_takes():
+    """``--discovered table|after-round`` in the README is what click accepts, value for value
+    (an enum's member names once slipped into the choices)."""
+    import click
+    documented = {name: values.split("\\|") for name, values in
+                  re.findall(r"^\| `(--[a-z-]+) ([a-z0-9-]+(?:\\\|[a-z0-9-]+)+)` \|", README, re.M)}
+    params = {p.opts[-1]: p for p in main.commands["audit"].params if isinstance(p, click.Option)}
+    assert {"--format", "--laws", "--discovered", "--fail-on", "--engine"} <= set(documented)
+    for name, values in documented.items():
+        choices = [str(c) for c in params[name].type.choices]
+        assert sorted(values) == sorted(choices), name
