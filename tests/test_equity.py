@@ -175,3 +175,26 @@ def test_equity_matches_a_brute_force_search(seed, first, second, strain, declar
         review = expected > adjusted
     assert row["review_64c"] is review
     assert ("EQ001" in [f.code for f in a.findings]) is review
+
+
+def test_a_position_the_solver_refuses_changes_nothing_but_the_equity_cells(monkeypatch):
+    """The solver refusing a position (DDS: 'Wrong number of remaining cards in a hand') leaves
+    the equity cells empty with an EQ002 note; the findings, the ruling and the status are those
+    of the run without --equity (before, the board became RC099 and lost its revokes)."""
+    from endplay._dds import DDSError
+
+    from revoke_audit import equity
+
+    def refuse(*_args, **_kwargs):
+        raise DDSError("Wrong number of remaining cards in a hand")
+
+    monkeypatch.setattr(equity, "solve_board", refuse)
+    record = board(D2, "3NT", "S", WEST_REVOKES_9)
+    plain, refused = audit_board(record), audit_board(record, AuditOptions(equity=True))
+    notes = [f for f in refused.findings if f.code == "EQ002"]
+    assert [f for f in refused.findings if f not in notes] == plain.findings
+    assert [f.code for f in plain.findings] == ["RV001"] and len(notes) == 1
+    assert "solver refused" in notes[0].message
+    plain_row, refused_row = board_row(plain), board_row(refused)
+    assert refused_row == plain_row
+    assert (refused_row["status"], refused_row["tricks_equity"]) == ("irregular", None)

@@ -88,9 +88,15 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
         from .equity import assess  # the solver is loaded only when asked for
 
         duplicate = ruling.scoring == Scoring.DUPLICATE
-        figures = assess(rp, audit.findings, ruling.tricks_adjusted, duplicate)
-        audit.findings = figures.findings
-        audit.tricks_equity, audit.review_64c = figures.tricks, figures.review
+        try:
+            figures = assess(rp, audit.findings, ruling.tricks_adjusted, duplicate)
+        except Exception as exc:  # the solver refused: the figures stay empty, nothing else moves
+            audit.findings.append(Finding(
+                "EQ002", f"no double-dummy estimate for this board: the solver refused the "
+                f"position ({type(exc).__name__}: {exc})", record.line))
+        else:
+            audit.findings = figures.findings
+            audit.tricks_equity, audit.review_64c = figures.tricks, figures.review
     return audit
 
 

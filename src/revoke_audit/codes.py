@@ -94,6 +94,8 @@ CODES: dict[str, str] = {
     # --- equity (EQ), with --equity: notes for the Director, never errors ---
     "EQ001": "64C review: had no revoke happened, double-dummy play gives the non-offending "
              "side more than the automatic result (both sides revoked: any difference)",
+    "EQ002": "--equity: the double-dummy solver refused the board's position; its equity cells "
+             "stay empty and nothing else changes",
     # --- revokes (RV): Laws 61-64 ---
     "RV001": "established revoke: tricks transferred (64A1 / 64A2)",
     "RV002": "established revoke: no automatic transfer (an exception of 64B; 64C may apply)",
