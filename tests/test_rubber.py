@@ -111,7 +111,7 @@ def test_1932_slam_bid_and_failed():
 
 
 def test_1932_revoking_side_can_still_score_game():
-    # seed 003: 3NT, 11 tricks, two transferred for a revoke -> 9 tricks, game still made
+    # "The Revoke", Dominion (Wellington), 2 Sep 1933: 3NT, 11 tricks, two transferred for a revoke -> 9 tricks, game still made
     s = score_1932(3, NOTRUMP, "", False, 9, revoke_by_declarer_side=True)
     assert (s.below_declarer, s.game) == (100, True)
     assert any("no point penalty" in n for n in s.notes)

@@ -63,8 +63,9 @@ class BridgeWhist(Laws1932):
         super().rule_revoke(rp, fact, pool, earlier, discovered, ruling)
 
     def scoring_notes(self, ruling: Ruling) -> list[str]:
-        """Seed 000: game barred to the revoking side (28 at most toward game), both sides
-        revoking bars game to both; Elwell 1907: slams reckoned without penalty tricks."""
+        """Laws of Bridge 1907, "The Revoke": game barred to the revoking side (28 at most
+        toward game), both sides revoking bars game to both; Elwell 1907: slams reckoned
+        without penalty tricks."""
         sides = [name for name, flag in (("declarer's side", ruling.declarer_side_revoked),
                                          ("the defenders", ruling.defenders_revoked)) if flag]
         notes = [f"Laws of Bridge (1907), rubber scoring: {' and '.join(sides)} revoked, so cannot "
