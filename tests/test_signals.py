@@ -99,6 +99,58 @@ def test_workers_end_quietly(tmp_path, sig, group):
     assert not (out / "boards.csv").exists() and not temp_files(out)
 
 
+def workers(pid: int) -> list[int]:
+    """The pool's worker processes under ``pid`` (not the resource tracker)."""
+    kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(k) for k in kids
+            if b"spawn_main" in Path(f"/proc/{k}/cmdline").read_bytes()]
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def idle(pids: list[int]) -> bool:
+    """No CPU used by any of ``pids`` for half a second: they wait for work."""
+    before = [cpu_ticks(p) for p in pids]
+    time.sleep(0.5)
+    return before == [cpu_ticks(p) for p in pids]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to see the workers")
+@pytest.mark.parametrize("moment", ["idle", "busy"])
+def test_a_worker_killed_from_outside_never_hangs_the_run(tmp_path, moment):
+    """A worker killed by someone else (the system out of memory, a ``kill -9``).  Idle, it
+    dies holding the task queue's lock, which made ``multiprocessing.Pool`` wait for ever on
+    the way out (seen in CI as a SIGTERM to the process group): the run now ends with every
+    report row, as its work was done.  Busy, its work is lost: one line, exit 2."""
+    many = tmp_path / "many"
+    many.mkdir()
+    copies = 60 if moment == "idle" else 1500  # two batches; many, still at work when killed
+    for i in range(copies):
+        for src in sorted((FIXTURES / "session").iterdir()):
+            shutil.copy(src, many / f"{i:03d}-{src.name}")
+    out = tmp_path / "out"
+    out.mkdir()
+    p = start(["audit", "-", "many", "--jobs", "2", "-o", "out/boards.csv"], tmp_path)
+    wait_for(lambda: temp_files(out) and len(workers(p.pid)) == 2, "the workers")
+    pids = workers(p.pid)
+    if moment == "idle":
+        wait_for(lambda: idle(pids), "the workers to finish their work")
+    os.kill(pids[0], signal.SIGKILL)
+    stdout, stderr = p.communicate(REVOKE_PBN, timeout=120)
+    if moment == "idle":
+        assert (p.returncode, stderr.decode()) == (1, "")
+        sources = {line.split(",")[0] for line in (out / "boards.csv").read_text().splitlines()[1:]}
+        assert len(sources) == 1 + 2 * copies
+    else:
+        assert (p.returncode, stderr.decode()) == (
+            2, "revoke-audit: a worker process ended abruptly (killed, or out of memory); "
+               "no report written\n")
+        assert not (out / "boards.csv").exists() and not temp_files(out)
+
+
 def test_a_closed_stdin_is_a_one_line_error(tmp_path):
     done = subprocess.run(CMD + ["audit", "-"], cwd=tmp_path, capture_output=True,
                           preexec_fn=lambda: os.close(0), timeout=120)

@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 from collections import Counter
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, contextmanager
 from typing import Iterator
 
@@ -100,6 +101,10 @@ class _Main(click.Group):
             except (click.exceptions.ClickException, click.exceptions.Exit,
                     click.exceptions.Abort):
                 raise
+            except BrokenProcessPool:  # killed from outside (out of memory, a kill -9)
+                echo("revoke-audit: a worker process ended abruptly (killed, or out of memory); "
+                     "no report written", err=True)
+                raise SystemExit(2) from None
             except Exception as exc:  # a bug: one line for the user, never a traceback
                 echo(f"revoke-audit: internal error ({type(exc).__name__}: {exc}); please "
                      "report it", err=True)

@@ -3,12 +3,13 @@ order - in this process, or with ``jobs`` > 1 in worker processes (a batch of fi
 the same size is the unit of work; a large file is a unit alone).
 
 Signals belong to the parent: workers start with SIGINT blocked and leave SIGTERM at its
-default, so Ctrl-C or a ``kill`` stops the run through the parent, which terminates the pool."""
+default, so Ctrl-C or a ``kill`` stops the run through the parent, which ends the workers
+(``workers.stop``)."""
 from __future__ import annotations
 
 import multiprocessing
 import signal
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
 from .audit import audit_records
@@ -17,7 +18,7 @@ from .options import AuditOptions
 from .report import deferred_signals
 from .rows import Rendered, log_findings, render
 from .units import STDIN, render_unit, work_units
-from .workers import resolve_jobs, worker_pool
+from .workers import hidden_main, resolve_jobs, worker_pool
 
 
 def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(), jobs: int = 1,
@@ -65,11 +66,9 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
     units = work_units(sources, jobs, limits)
     work = [(unit, options, limits) for unit in units if unit != STDIN]
     run = RunBudget(limits.run_bytes, multiprocessing.get_context("spawn").Value("q", 0))
-    with ExitStack() as stack:
-        with _pool_starting():
-            pool = stack.enter_context(worker_pool(jobs, initializer=_start_worker,
-                                                   initargs=(run,)))
-        done = pool.imap(_render_unit, work, chunksize=1)
+    with worker_pool(jobs, initializer=_start_worker, initargs=(run,)) as pool:
+        with _pool_starting(), hidden_main():  # every unit is submitted, the processes start
+            done = pool.map(_render_unit, work)
         for unit in units:
             if unit == STDIN:  # standard input is the parent's
                 for a in audit_records(read_file("-", limits, run), options):
@@ -108,7 +107,7 @@ def _pool_starting() -> Iterator[None]:
 
 def _quiet_worker() -> None:
     """Workers leave signals to the parent: Ctrl-C reaches the whole process group, but only
-    the parent stops the run (and terminates the pool, which ends the workers quietly)."""
+    the parent stops the run (and ends the workers with SIGTERM, which kills them quietly)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

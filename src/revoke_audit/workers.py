@@ -1,20 +1,28 @@
-"""Worker processes for ``jobs`` > 1, safe to start from a plain script.
+"""Worker processes for ``jobs`` > 1, safe to start from a plain script and safe to kill.
 
 Workers are started with ``spawn`` (no fork of a parent that may hold threads or solver state).
 A spawned worker normally re-runs the parent's main script before it takes work; a script that
 calls ``audit_paths(..., jobs=2)`` at its top level, without an ``if __name__ == "__main__":``
 guard, would then start workers from every worker, and the pool would wait for ever.  The work
-functions live in this package, so the workers never need the user's script: while the pool
-starts, ``__main__`` is shown to ``multiprocessing`` as an empty module, so the workers do not
-run the script at all.  Guarded and unguarded scripts, notebooks and ``python -c`` all work."""
+functions live in this package, so the workers never need the user's script: while work is
+submitted (which is when the processes start), ``__main__`` is shown to ``multiprocessing`` as
+an empty module, so the workers do not run the script at all.  Guarded and unguarded scripts,
+notebooks and ``python -c`` all work.
+
+The pool is a ``concurrent.futures.ProcessPoolExecutor``, not a ``multiprocessing.Pool``: a
+worker killed while it waited for work (``kill`` of the whole process group, the system out of
+memory) dies holding the task queue's lock, and ``Pool.terminate`` then waits for that lock for
+ever; the executor instead marks itself broken and its waiting callers get
+``BrokenProcessPool``."""
 from __future__ import annotations
 
 import multiprocessing
-import multiprocessing.pool
 import os
 import sys
 import types
-from typing import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 
 def resolve_jobs(jobs: int) -> int:
@@ -29,17 +37,43 @@ def resolve_jobs(jobs: int) -> int:
     return jobs
 
 
+@contextmanager
 def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
-                initargs: tuple = ()) -> multiprocessing.pool.Pool:
-    """A pool of ``jobs`` spawned processes that do not re-run the main script; each runs
-    ``initializer(*initargs)`` first."""
-    context = multiprocessing.get_context("spawn")
+                initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A pool of up to ``jobs`` spawned processes, each running ``initializer(*initargs)``
+    first.  Submit work inside ``hidden_main()``: the processes start as work arrives.  Left
+    normally, the pool waits for its work; left by an exception (a signal, a closed stdout),
+    its processes are ended at once (``stop``)."""
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=initializer, initargs=initargs)
+    try:
+        yield pool
+    except BaseException:
+        stop(pool)
+        raise
+    pool.shutdown()
+
+
+@contextmanager
+def hidden_main() -> Iterator[None]:
+    """``__main__`` is an empty module while processes start, so they do not re-run it."""
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
-        return context.Pool(jobs, initializer=initializer, initargs=initargs)  # the workers start here, with the empty __main__
+        yield
     finally:
         if main is None:
             del sys.modules["__main__"]
         else:
             sys.modules["__main__"] = main
+
+
+def stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel the work not started and end the processes now (SIGTERM, which workers leave at
+    its default: they die without a word), instead of waiting for the work they hold.  The
+    executor has no public call for this before Python 3.14 (``terminate_workers``)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown drops it
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.exitcode is None:
+            process.terminate()
