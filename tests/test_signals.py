@@ -101,9 +101,14 @@ def test_workers_end_quietly(tmp_path, sig, group):
 
 def workers(pid: int) -> list[int]:
     """The pool's worker processes under ``pid`` (not the resource tracker)."""
-    kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [int(k) for k in kids
-            if b"spawn_main" in Path(f"/proc/{k}/cmdline").read_bytes()]
+    found = []
+    for kid in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            if b"spawn_main" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                found.append(int(kid))
+        except OSError:  # it ended meanwhile
+            continue
+    return found
 
 
 def cpu_ticks(pid: int) -> int:
