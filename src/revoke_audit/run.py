@@ -18,7 +18,7 @@ from .options import AuditOptions
 from .report import deferred_signals
 from .rows import Rendered, log_findings, render
 from .units import STDIN, render_unit, work_units
-from .workers import hidden_main, resolve_jobs, worker_pool
+from .workers import map_in_order, resolve_jobs, worker_pool
 
 
 def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(), jobs: int = 1,
@@ -67,8 +67,8 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
     work = [(unit, options, limits) for unit in units if unit != STDIN]
     run = RunBudget(limits.run_bytes, multiprocessing.get_context("spawn").Value("q", 0))
     with worker_pool(jobs, initializer=_start_worker, initargs=(run,)) as pool:
-        with _pool_starting(), hidden_main():  # every unit is submitted, the processes start
-            done = pool.map(_render_unit, work)
+        with _pool_starting():  # every unit is submitted, the processes start
+            done = map_in_order(pool, _render_unit, work)
         for unit in units:
             if unit == STDIN:  # standard input is the parent's
                 for a in audit_records(read_file("-", limits, run), options):

@@ -22,7 +22,10 @@ import sys
 import types
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def resolve_jobs(jobs: int) -> int:
@@ -41,7 +44,7 @@ def resolve_jobs(jobs: int) -> int:
 def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
                 initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
     """A pool of up to ``jobs`` spawned processes, each running ``initializer(*initargs)``
-    first.  Submit work inside ``hidden_main()``: the processes start as work arrives.  Left
+    first.  Give it work with ``map_in_order``: the processes start as work arrives.  Left
     normally, the pool waits for its work; left by an exception (a signal, a closed stdout),
     its processes are ended at once (``stop``)."""
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
@@ -54,8 +57,16 @@ def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
     pool.shutdown()
 
 
+def map_in_order(pool: ProcessPoolExecutor, fn: Callable[[T], R], items: Iterable[T]
+                 ) -> Iterator[R]:
+    """Submit ``fn(item)`` for every item now (which starts the processes, with ``__main__``
+    hidden from them) and give the results in the items' order as they come."""
+    with _hidden_main():
+        return pool.map(fn, items)
+
+
 @contextmanager
-def hidden_main() -> Iterator[None]:
+def _hidden_main() -> Iterator[None]:
     """``__main__`` is an empty module while processes start, so they do not re-run it."""
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
