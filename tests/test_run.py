@@ -61,3 +61,13 @@ def test_jobs_2_on_a_slice_of_the_vugraph_archive(tmp_path):
     one = audit(args, tmp_path, 1)
     two = audit(args + ["--jobs", "2"], tmp_path, 2)
     assert one == two and one[1].count(b"\n") > 40
+
+
+@pytest.mark.parametrize("screen", [["--select", "RV"], ["--ignore", "RC,PS"]])
+def test_jobs_2_with_findings_screened_out_gives_jobs_1_byte_for_byte(tmp_path, screen):
+    """Workers send each board's CSV lines with its rows; when --select or --ignore drops
+    findings, the parent restates the rows and must not copy the worker's old lines."""
+    one = audit([str(FIXTURES), "--exit-zero", *screen], tmp_path, 1)
+    two = audit([str(FIXTURES), "--exit-zero", "--jobs", "2", *screen], tmp_path, 2)
+    everything = audit([str(FIXTURES), "--exit-zero"], tmp_path, 3)
+    assert one == two and one[2] != everything[2]

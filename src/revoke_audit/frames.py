@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .cards import SEATS, SUITS
 from .codes import CODES
@@ -143,6 +143,10 @@ class ParquetReport:
 
     def write(self, row: dict[str, object]) -> None:
         self.rows.append(row)
+
+    def write_rows(self, rows: Sequence[dict[str, object]], text: str | None = None) -> None:
+        """Rows (``text``, their CSV lines, is for ``CsvReport``: not needed here)."""
+        self.rows.extend(rows)
 
     def finish(self) -> None:
         frame = frame_of(self.rows, self.columns)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import errno
+import io
 import json
 import operator
 import os
@@ -188,11 +189,47 @@ class CsvReport:
     def write(self, row: dict[str, object]) -> None:
         self._write(csv_values(row, self._values))
 
+    def write_rows(self, rows: Sequence[dict[str, object]], text: str | None = None) -> None:
+        """Rows; ``text``, when given, is those rows already as CSV (``CsvText``)."""
+        if text is None:
+            for row in rows:
+                self._write(csv_values(row, self._values))
+            return
+        try:
+            self.target.fh.write(text)
+        except OSError as exc:
+            raise ReportError(self.name, exc) from exc
+
     def _write(self, values: Sequence[object]) -> None:
         try:
             self.writer.writerow(values)
         except OSError as exc:
             raise ReportError(self.name, exc) from exc
+
+
+class CsvText:
+    """Rows as the CSV text ``CsvReport`` would write for them, cell for cell: a worker process
+    makes it, so that with ``--jobs`` the parent copies text instead of formatting rows."""
+
+    def __init__(self) -> None:
+        self._buffer = io.StringIO()
+        self._writer = csv.writer(self._buffer, lineterminator="\n")
+        self._boards = row_values(BOARD_COLUMNS)
+        self._findings = row_values(FINDING_COLUMNS)
+
+    def lines(self, r: Rendered) -> tuple[str, str]:
+        """The board's boards.csv line ("" without a board row) and its findings.csv lines."""
+        board = "" if r.row is None else self._text([csv_values(r.row, self._boards)])
+        return board, self._text([csv_values(f, self._findings) for f in r.findings])
+
+    def _text(self, rows: list[Sequence[object]]) -> str:
+        if not rows:
+            return ""
+        buffer = self._buffer
+        buffer.seek(0)
+        buffer.truncate()
+        self._writer.writerows(rows)
+        return buffer.getvalue()
 
 
 def _report(path: str, columns: Sequence[str]):
@@ -233,11 +270,11 @@ class Reports:
 
     def write(self, r: Rendered) -> None:
         """One audited board's rows (the director's log's own findings have no board row)."""
+        board, findings = r.csv if r.csv is not None else (None, None)
         for report in self.boards if r.row is not None else ():
-            report.write(r.row)
-        for report in self.findings:
-            for f in r.findings:
-                report.write(f)
+            report.write_rows((r.row,), board)
+        for report in self.findings if r.findings else ():
+            report.write_rows(r.findings, findings)
 
     def commit(self) -> None:
         """Finish every report, and only then rename them over their targets."""

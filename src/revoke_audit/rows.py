@@ -32,6 +32,10 @@ class Rendered:
     row: dict[str, object] | None  # None for the director's log's own findings
     findings: list[dict[str, object]]
     log_lines: frozenset[int] = frozenset()  # the director's log rows that matched this board
+    # the board's CSV lines as ``report.CsvReport`` writes them (boards.csv, findings.csv),
+    # made by a worker process so that the parent only copies them; None when not made, and
+    # dropped whenever ``row`` or ``findings`` change (``selection.filter_rendered``)
+    csv: tuple[str, str] | None = None
 
     @property
     def status(self) -> str:

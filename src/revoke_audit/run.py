@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 from .audit import audit_records
 from .formats import Limits, RunBudget, iter_sources, read_file
 from .options import AuditOptions
-from .report import deferred_signals
+from .report import CsvText, deferred_signals
 from .rows import Rendered, log_findings, render
 from .units import STDIN, render_unit, work_units
 from .workers import map_in_order, resolve_jobs, worker_pool
@@ -113,16 +113,22 @@ def _quiet_worker() -> None:
 
 
 _RUN: RunBudget | None = None  # in a worker: the run's decompressed bytes, shared
+_CSV: CsvText | None = None  # in a worker: the rows' CSV text, made here instead of in the parent
 
 
 def _start_worker(run: RunBudget) -> None:
-    global _RUN
+    global _RUN, _CSV
     _quiet_worker()
-    _RUN = run
+    _RUN, _CSV = run, CsvText()
 
 
 def _render_unit(args: tuple[tuple, AuditOptions, Limits]
                  ) -> list[tuple[str, list[Rendered], bool]]:
     """In a worker: a unit of work audited and rendered (``units.render_unit``)."""
     unit, options, limits = args
-    return render_unit(unit, options, limits, _RUN)
+    done = render_unit(unit, options, limits, _RUN)
+    csv_text = _CSV or CsvText()
+    for _src, rows, _last in done:
+        for r in rows:
+            r.csv = csv_text.lines(r)
+    return done

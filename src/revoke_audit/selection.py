@@ -94,9 +94,9 @@ def filter_rendered(rendered: Iterable, keep: Keep) -> Iterator:
             yield r
         elif r.row is None:  # the director's log's own findings: no board row to restate
             if kept:
-                yield replace(r, findings=kept)
+                yield replace(r, findings=kept, csv=None)
         else:
-            yield replace(r, row=restate(r.row, kept), findings=kept)
+            yield replace(r, row=restate(r.row, kept), findings=kept, csv=None)
 
 
 def screen(rendered: Iterable, selection: Selection | None = None, baseline=None,

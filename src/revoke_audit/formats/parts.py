@@ -28,6 +28,7 @@ import io
 import mmap
 import os
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -37,12 +38,21 @@ from .pbn import read_pbn
 
 _BLANK_RUN = re.compile(rb"\n(?:\r?\n)+")
 _NEWLINE = re.compile(rb"\n")
-# a LIN line that is one board: pairs only, from a board-starting key, ending the line
-_LIN_BOARD = re.compile(rb"(?:pn|qx|md)\|[^|\n]*\|(?:[a-zA-Z]{2}\|[^|\n]*\|)*\r?\n?")
-_NOT_PLAIN_LIN = re.compile(rb"[^\x09\x0a\x0d\x20-\x7e]|(?:^|\|)(?:vg|rs)\|", re.M)
-_WIDE_PN = re.compile(rb"(?:^|\|)pn\|(?:[^|,\n]*,){4}", re.M)
-_PAIR_KEY = re.compile(rb"([a-zA-Z]{2})\|[^|\n]*\|")
-_TAG_LINE = re.compile(rb"(?m)^\[(Event|Board|Deal) ")
+# A LIN file that may be split, checked whole by one regular expression (possessive
+# quantifiers: nothing is kept for backtracking, so memory stays flat on any size): plain ASCII
+# (tab, CR, printable); each line is pairs ``key|value|`` only, from a board-starting key (pn,
+# qx or md) to the line's end, with exactly one ``md`` key; no vugraph header (no key or value
+# ``vg`` or ``rs``) and no ``pn`` with names for both rooms (four commas).
+_LIN_VALUE = rb"(?!(?:vg|rs)\|)[\t\r\x20-\x7b\x7d\x7e]*"  # any but "|" and newline
+_LIN_PN = rb"pn\|(?!(?:vg|rs)\|)[\t\r\x20-\x2b\x2d-\x7b\x7d\x7e]*(?:,[\t\r\x20-\x2b\x2d-\x7b\x7d\x7e]*){0,3}\|"
+_LIN_OTHER = (rb"(?:" + _LIN_PN + rb"|(?!(?:md|pn|vg|rs)\|)[a-zA-Z]{2}\|" + _LIN_VALUE
+              + rb"\|)")  # a pair whose key is not md
+_LIN_MD = rb"md\|" + _LIN_VALUE + rb"\|"
+_LIN_LINE = (rb"(?:(?:" + _LIN_PN + rb"|qx\|" + _LIN_VALUE + rb"\|)" + _LIN_OTHER + rb"*+" + _LIN_MD
+             + rb"|" + _LIN_MD + rb")" + _LIN_OTHER + rb"*+\r?")
+_LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+")
+_TAG_NAMES = (b"Event", b"Board", b"Deal")
+_TAG_LINES = {name: re.compile(rb"\n\[" + name + rb" ") for name in _TAG_NAMES}
 
 
 @dataclass(frozen=True)
@@ -89,33 +99,44 @@ def _plan(path: str, data: mmap.mmap, games_per_part: int, context: int) -> list
         starts.pop()  # the file ends with blank lines
     if len(starts) <= 2 * games_per_part or not _plain_header(path, data[:first]):
         return None
-    ends = starts[1:] + [len(data)]
-    for a, b in zip(starts, ends):
-        if data[a:a + 1] != b"[" or not _one_game(data[a:b]):
-            return None
+    if not _one_game_each(data, first, starts):
+        return None
     return _parts(path, "pbn", data, first, starts, games_per_part, context)
 
 
 def _plan_lin(path: str, data: mmap.mmap, games_per_part: int, context: int
               ) -> list[Part] | None:
-    if _NOT_PLAIN_LIN.search(data) or _WIDE_PN.search(data):
-        return None
     starts = [0] + [m.end() for m in _NEWLINE.finditer(data)]
     if starts[-1] >= len(data):
         starts.pop()  # the file ends with a newline
-    if len(starts) <= 2 * games_per_part:
+    if len(starts) <= 2 * games_per_part or not _LIN_SPLITS.fullmatch(data):
         return None
-    ends = starts[1:] + [len(data)]
-    for a, b in zip(starts, ends):
-        line = data[a:b]
-        if not _LIN_BOARD.fullmatch(line) or _PAIR_KEY.findall(line).count(b"md") != 1:
-            return None
     return _parts(path, "lin", data, 0, starts, games_per_part, context)
 
 
-def _one_game(block: bytes) -> bool:
-    names = [m.group(1) for m in _TAG_LINE.finditer(block)]
-    return names.count(b"Deal") == 1 and names.count(b"Event") <= 1 and names.count(b"Board") <= 1
+def _one_game_each(data: mmap.mmap, first: int, starts: list[int]) -> bool:
+    """Every block (from each of ``starts`` to the next) starts with a tag and holds one
+    ``Deal`` tag line and at most one ``Event`` and one ``Board``; worked out from the tag
+    lines' positions in the whole file (a block's index: ``bisect``), not block by block."""
+    if any(data[a] != 0x5B for a in starts):  # "["
+        return False
+    deals, events, boards = (_tag_lines(data, first, name) for name in _TAG_NAMES)
+    if [bisect_right(starts, d) for d in deals] != list(range(1, len(starts) + 1)):
+        return False  # a block without a Deal, or with two
+    for tags in (events, boards):
+        blocks = [bisect_right(starts, t) for t in tags]
+        if any(a == b for a, b in zip(blocks, blocks[1:])):
+            return False  # two in one block
+    return True
+
+
+def _tag_lines(data: mmap.mmap, first: int, name: bytes) -> list[int]:
+    """Where the lines that start with tag ``name`` start, from byte ``first`` (the start of a
+    line) on: found as ``\\n[Name `` (a literal, which the regex engine scans for fast)."""
+    found = [m.start() + 1 for m in _TAG_LINES[name].finditer(data, max(first - 1, 0))]
+    if first == 0 and data[:len(name) + 2] == b"[" + name + b" ":
+        found.insert(0, 0)
+    return found
 
 
 def _plain_header(path: str, header: bytes) -> bool:
