@@ -71,3 +71,29 @@ def test_jobs_2_with_findings_screened_out_gives_jobs_1_byte_for_byte(tmp_path, 
     two = audit([str(FIXTURES), "--exit-zero", "--jobs", "2", *screen], tmp_path, 2)
     everything = audit([str(FIXTURES), "--exit-zero"], tmp_path, 3)
     assert one == two and one[2] != everything[2]
+
+
+def test_rendered_rows_come_back_from_a_worker_as_they_were():
+    """Rows travel as their values alone (``Rendered.__reduce__``); keys, order and values
+    come back the same, and a row of other keys travels as it is."""
+    import pickle
+
+    from revoke_audit.rows import BOARD_COLUMNS, FINDING_COLUMNS, Rendered
+
+    board = {c: i for i, c in enumerate(BOARD_COLUMNS)}
+    finding = {c: str(i) for i, c in enumerate(FINDING_COLUMNS)}
+    odd = {"code": "RC040", "source": "log.csv"}
+    for r in (Rendered(board, [finding, odd], frozenset({3}), ("b\n", "f\n")),
+              Rendered(None, [odd])):
+        back = pickle.loads(pickle.dumps(r))
+        assert back == r and [list(f) for f in back.findings] == [list(f) for f in r.findings]
+        assert back.row is None or list(back.row) == list(BOARD_COLUMNS)
+
+
+def test_processes_are_started_only_for_work_that_can_use_them(tmp_path, monkeypatch):
+    """Workers start before the work is planned; no more of them than files, unless a file is
+    large enough to be split between them."""
+    small = sized(tmp_path, [10, 10])
+    assert run.processes_wanted(small, 4) == 2 and run.processes_wanted(small, 2) == 2
+    monkeypatch.setattr(run, "PART_MIN_BYTES", 5)
+    assert run.processes_wanted(small[:1], 4) == 4

@@ -292,8 +292,9 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             for r in screen(_counted(rendered, read), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     tally[r.status] += 1
-                codes.update(str(f["code"]) for f in r.findings)
-                marked += sum(1 for f in r.findings if f.get("marked") is True)
+                if r.findings:  # most boards have none: no generators made for them
+                    codes.update(str(f["code"]) for f in r.findings)
+                    marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += 1
                 reports.write(r)
                 _emit(r, fmt, quiet or statistics, collected)

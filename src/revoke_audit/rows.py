@@ -41,6 +41,30 @@ class Rendered:
     def status(self) -> str:
         return str(self.row["status"]) if self.row is not None else ""
 
+    def __reduce__(self):
+        """Pickled (back from a worker process) with each row as its values alone when its keys
+        are the report's columns in order, as ``board_row`` and ``finding_row`` make them:
+        half the work of pickling the dicts and the dataclass."""
+        return _unpickle, (_values(self.row, BOARD_COLUMNS),
+                           [_values(f, FINDING_COLUMNS) for f in self.findings],
+                           self.log_lines, self.csv)
+
+
+def _values(row: dict[str, object] | None, columns: tuple[str, ...]) -> object:
+    if row is not None and tuple(row) == columns:
+        return tuple(row.values())
+    return row  # None, or a row of other keys: as it is
+
+
+def _row(values: object, columns: tuple[str, ...]) -> dict[str, object] | None:
+    return dict(zip(columns, values)) if type(values) is tuple else values
+
+
+def _unpickle(row: object, findings: list, log_lines: frozenset[int],
+              csv: tuple[str, str] | None) -> Rendered:
+    return Rendered(_row(row, BOARD_COLUMNS), [_row(f, FINDING_COLUMNS) for f in findings],
+                    log_lines, csv)
+
 
 def render(a: BoardAudit) -> Rendered:
     """The report rows of one audited board."""

@@ -42,6 +42,14 @@ def work_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
     return units
 
 
+def processes_wanted(sources: list[str], jobs: int) -> int:
+    """How many of ``jobs`` processes the run can use: one per file at most, unless a file is
+    large enough to be split."""
+    if len(sources) >= jobs or any(_size(src) >= PART_MIN_BYTES for src in sources if src != "-"):
+        return jobs
+    return len(sources)
+
+
 BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
 BATCHES_PER_JOB = 8  # units of work per process, so that one slow unit does not hold the end
 

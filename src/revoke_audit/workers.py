@@ -65,6 +65,19 @@ def map_in_order(pool: ProcessPoolExecutor, fn: Callable[[T], R], items: Iterabl
         return pool.map(fn, items)
 
 
+def start_workers(pool: ProcessPoolExecutor, count: int) -> None:
+    """Start ``count`` processes now (each takes a task that does nothing), so that they
+    import the package while the parent still plans the work; ``__main__`` hidden as in
+    ``map_in_order``."""
+    with _hidden_main():
+        for _ in range(count):
+            pool.submit(_nothing)
+
+
+def _nothing() -> None:
+    """The task that starts a process (``start_workers``)."""
+
+
 @contextmanager
 def _hidden_main() -> Iterator[None]:
     """``__main__`` is an empty module while processes start, so they do not re-run it."""
