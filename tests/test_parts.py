@@ -12,7 +12,7 @@ import revoke_audit.units as run
 from revoke_audit.cli import main
 from revoke_audit.formats import Limits
 from revoke_audit.formats import read_file
-from revoke_audit.formats.parts import plan, read_part
+from revoke_audit.formats.parts import cut, plan, read_part, splittable
 from revoke_audit.formats.pbn import format_pbn
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -155,3 +155,25 @@ def test_jobs_2_on_a_lin_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monk
                         Path(f"f{jobs}.csv").read_bytes()))
     assert len(run.work_units(["big.lin"], 2, Limits())) == 8
     assert reports[0] == reports[1] and b"RV00" in reports[0][2]
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.replace('[Event "parts"]\n[Board "9"]', '[Event "#"]\n[Board "9"]'),
+    lambda t: t.replace('\n\n[Event "parts"]\n[Board "9"]', '\n[Event "parts"]\n[Board "9"]'),
+])
+def test_jobs_2_on_a_file_cut_but_not_splittable_reads_it_whole(tmp_path, monkeypatch, change):
+    """The processes start on a large file's parts before the check that it may be split; a
+    file that fails the check (here: inheritance, two games in one block) is read whole after
+    all, and the reports are those of --jobs 1."""
+    monkeypatch.setattr(run, "PART_GAMES", 4)
+    monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
+    monkeypatch.chdir(tmp_path)
+    Path("big.pbn").write_text(change(games(30, revoke_every=5)))
+    assert cut("big.pbn", 4, 1 << 30, 32) and not splittable("big.pbn")
+    reports = []
+    for jobs in ("1", "2"):
+        r = CliRunner().invoke(main, ["audit", "big.pbn", "--jobs", jobs, "-o", f"b{jobs}.csv",
+                                      "--findings", f"f{jobs}.csv"])
+        reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
+                        Path(f"f{jobs}.csv").read_bytes()))
+    assert reports[0] == reports[1] and reports[0][1].count(b"\n") > 25

@@ -144,6 +144,9 @@ class ParquetReport:
     def write(self, row: dict[str, object]) -> None:
         self.rows.append(row)
 
+    def flush(self) -> None:
+        """Nothing held back: the rows are written at ``finish``."""
+
     def write_rows(self, rows: Sequence[dict[str, object]], text: str | None = None) -> None:
         """Rows (``text``, their CSV lines, is for ``CsvReport``: not needed here)."""
         self.rows.extend(rows)

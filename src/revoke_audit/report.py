@@ -165,6 +165,9 @@ class _StreamTarget:
         pass
 
 
+_HELD = 256  # boards' CSV text joined into one write
+
+
 class CsvReport:
     """One CSV report, to a file (``path``) or to stdout (``-``); the same bytes either way."""
 
@@ -176,6 +179,8 @@ class CsvReport:
         self.columns = tuple(columns)
         self._values = row_values(self.columns)
         self.writer = csv.writer(self.target.fh, lineterminator="\n")
+        # rows' CSV text (``write_rows``) for a file, joined into one write per ``_HELD`` boards
+        self._held: list[str] | None = [] if isinstance(self.target, _FileTarget) else None
         try:
             self._write(self.columns)
         except BaseException:
@@ -194,13 +199,27 @@ class CsvReport:
         if text is None:
             for row in rows:
                 self._write(csv_values(row, self._values))
-            return
+        elif self._held is None:
+            self._text(text)
+        else:
+            self._held.append(text)
+            if len(self._held) >= _HELD:
+                self.flush()
+
+    def flush(self) -> None:
+        """Write the text held back (``write_rows``)."""
+        if self._held:
+            self._text("".join(self._held))
+            self._held.clear()
+
+    def _text(self, text: str) -> None:
         try:
             self.target.fh.write(text)
         except OSError as exc:
             raise ReportError(self.name, exc) from exc
 
     def _write(self, values: Sequence[object]) -> None:
+        self.flush()
         try:
             self.writer.writerow(values)
         except OSError as exc:
@@ -281,6 +300,7 @@ class Reports:
         reports = self.boards + self.findings
         for report in reports:
             try:
+                report.flush()
                 report.target.finish()
             except OSError as exc:
                 raise ReportError(report.name, exc) from exc

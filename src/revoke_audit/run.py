@@ -15,11 +15,12 @@ from typing import Callable, Iterable, Iterator
 
 from .audit import audit_records
 from .formats import Limits, RunBudget, iter_sources, read_file
+from .formats.parts import splittable
 from .options import AuditOptions
 from .report import CsvText, deferred_signals
 from .rows import Rendered, log_findings, render
-from .units import STDIN, processes_wanted, render_unit, work_units
-from .workers import map_in_order, resolve_jobs, start_workers, worker_pool
+from .units import STDIN, processes_wanted, render_unit, split_files, work_units
+from .workers import InOrder, map_in_order, resolve_jobs, start_workers, worker_pool
 
 
 def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(), jobs: int = 1,
@@ -68,10 +69,7 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
     with worker_pool(jobs, initializer=_start_worker, initargs=(run,)) as pool:
         with _pool_starting():  # the processes start, and import while the work is planned
             start_workers(pool, processes_wanted(sources, jobs))
-        units = work_units(sources, jobs, limits)
-        work = [(unit, options, limits) for unit in units if unit != STDIN]
-        with _pool_starting():  # every unit is submitted
-            done = map_in_order(pool, _render_unit, work)
+        units, done = _submit(pool, sources, jobs, options, limits)
         for unit in units:
             if unit == STDIN:  # standard input is the parent's
                 for a in audit_records(read_file("-", limits, run), options):
@@ -82,6 +80,29 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
                 yield from rows
                 if last:
                     done_file(src)
+
+
+def _submit(pool, sources: list[str], jobs: int, options: AuditOptions, limits: Limits
+            ) -> tuple[list[tuple], InOrder]:
+    """Every unit of work submitted; its results, in order.  A large file's parts are
+    submitted as soon as it is cut, and the check that it may be split (``splittable``: a
+    second or so on a 100 MB file) is made while the processes work on them; a file that
+    fails it (rare: state carried between games) is read whole after all, and the work is
+    submitted again with no use made of what was started."""
+    units = work_units(sources, jobs, limits, checked=False)
+    done = _submit_units(pool, units, options, limits)
+    unsafe = frozenset(path for path in split_files(units) if not splittable(path))
+    if not unsafe:
+        return units, done
+    done.cancel()  # the work not started is dropped; what runs ends unused
+    units = work_units(sources, jobs, limits, whole=unsafe)
+    return units, _submit_units(pool, units, options, limits)
+
+
+def _submit_units(pool, units: list[tuple], options: AuditOptions, limits: Limits) -> InOrder:
+    work = [(unit, options, limits) for unit in units if unit != STDIN]
+    with _pool_starting():
+        return map_in_order(pool, _render_unit, work)
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from typing import Callable
 
 from .audit import audit_board, audit_records
 from .formats import Limits, RunBudget, read_file
-from .formats.parts import Part, plan, read_part
+from .formats.parts import Part, cut, plan, read_part
 from .options import AuditOptions
 from .replay.coherence import NEIGHBOURS, with_neighbours
 from .rows import Rendered, render
@@ -18,20 +18,24 @@ PART_GAMES = 5000  # games of a large file in one unit of work
 PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
 
 
-def work_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
+def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = True,
+               whole: frozenset[str] = frozenset()) -> list[tuple]:
     """The run's units of work, in input order: ``("files", [path, ...])`` a batch of whole
     files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN or LIN file
-    (``formats.parts``), ``STDIN``, read by the parent."""
+    (``formats.parts``), ``STDIN``, read by the parent.  ``checked=False``: large files are
+    ``cut`` into parts without ``splittable``'s check, which the caller must then make
+    (``split_files``) before it uses their rows; files in ``whole`` are not split."""
     units: list[tuple] = []
     pending: list[str] = []
+    parts_of = plan if checked else cut
 
     def flush() -> None:
         units.extend(("files", batch) for batch in batches(pending, jobs))
         pending.clear()
 
     for src in sources:
-        split = (plan(src, PART_GAMES, limits.member_bytes, NEIGHBOURS)
-                 if src != "-" and _size(src) >= PART_MIN_BYTES else None)
+        split = (parts_of(src, PART_GAMES, limits.member_bytes, NEIGHBOURS)
+                 if src != "-" and src not in whole and _size(src) >= PART_MIN_BYTES else None)
         if src == "-" or split:
             flush()
             units.extend([STDIN] if src == "-" else
@@ -48,6 +52,11 @@ def processes_wanted(sources: list[str], jobs: int) -> int:
     if len(sources) >= jobs or any(_size(src) >= PART_MIN_BYTES for src in sources if src != "-"):
         return jobs
     return len(sources)
+
+
+def split_files(units: list[tuple]) -> list[str]:
+    """The files that ``units`` split into parts, in order."""
+    return list(dict.fromkeys(unit[1].path for unit in units if unit[0] == "part"))
 
 
 BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files

@@ -20,9 +20,10 @@ import multiprocessing
 import os
 import sys
 import types
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import Callable, Generic, Iterable, Iterator, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -58,11 +59,32 @@ def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
 
 
 def map_in_order(pool: ProcessPoolExecutor, fn: Callable[[T], R], items: Iterable[T]
-                 ) -> Iterator[R]:
+                 ) -> "InOrder[R]":
     """Submit ``fn(item)`` for every item now (which starts the processes, with ``__main__``
     hidden from them) and give the results in the items' order as they come."""
     with _hidden_main():
-        return pool.map(fn, items)
+        return InOrder([pool.submit(fn, item) for item in items])
+
+
+class InOrder(Generic[R]):
+    """The results of submitted work, in the order it was submitted; each is let go as it is
+    given.  ``cancel()``: the work not started is dropped (what runs ends unused)."""
+
+    def __init__(self, futures: list[Future]) -> None:
+        self._futures = deque(futures)
+
+    def __iter__(self) -> "InOrder[R]":
+        return self
+
+    def __next__(self) -> R:
+        if not self._futures:
+            raise StopIteration
+        return self._futures.popleft().result()
+
+    def cancel(self) -> None:
+        for future in self._futures:
+            future.cancel()
+        self._futures.clear()
 
 
 def start_workers(pool: ProcessPoolExecutor, count: int) -> None:
