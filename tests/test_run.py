@@ -97,3 +97,41 @@ def test_processes_are_started_only_for_work_that_can_use_them(tmp_path, monkeyp
     assert run.processes_wanted(small, 4) == 2 and run.processes_wanted(small, 2) == 2
     monkeypatch.setattr(run, "PART_MIN_BYTES", 5)
     assert run.processes_wanted(small[:1], 4) == 4
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "sarif", "github", "csv"])
+def test_jobs_2_gives_jobs_1_on_stdout_in_every_format(tmp_path, fmt):
+    """Boards without findings come back from the workers lean (status and CSV lines) only
+    when nothing on stdout needs their cells; JSON needs them, text and annotations do not."""
+    args = [str(FIXTURES / "session"), "--exit-zero", "--format", fmt]
+    one = CliRunner().invoke(main, ["audit", *args])
+    two = CliRunner().invoke(main, ["audit", *args, "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 0 and one.stdout == two.stdout and one.stdout
+    assert one.stderr == two.stderr
+
+
+def test_a_lean_row_says_what_it_lacks():
+    from revoke_audit.rows import BOARD_COLUMNS, Rendered
+
+    full = Rendered({c: "" for c in BOARD_COLUMNS} | {"status": "clean"}, [], csv=("b\n", ""))
+    lean = full.lean()
+    assert lean.status == "clean" and lean.csv == full.csv
+    with pytest.raises(KeyError, match="sent back lean"):
+        lean.row["source"]
+    with_finding = Rendered(full.row, [{"code": "RV001"}], csv=("b\n", "f\n"))
+    assert with_finding.lean() is with_finding  # a board with findings keeps its row
+
+
+def test_jobs_2_writes_the_parquet_report_of_jobs_1(tmp_path):
+    """A Parquet report takes every cell of every board: no board comes back lean for it."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    frames = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"b{jobs}.parquet"
+        r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--exit-zero",
+                                      "-o", str(out), "--jobs", jobs])
+        assert r.exit_code == 0, r.output
+        frames.append(pd.read_parquet(out))
+    pd.testing.assert_frame_equal(frames[0], frames[1])
+    assert (frames[0]["status"] == "clean").any() and frames[0]["source"].notna().all()

@@ -288,7 +288,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     try:
         with Reports(boards, findings) as reports, closing(render_sources(
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
-                limits, engine, scheduler=scheduler)) as rendered:
+                limits, engine, scheduler=scheduler,
+                rows=_rows_needed(fmt, boards + findings))) as rendered:
             for r in screen(_counted(rendered, read), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     tally[r.status] += 1
@@ -320,6 +321,14 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     counted = sum(n for code, n in codes.items() if code[:2] in FAIL_LEVELS[fail_on])
     fail = counted > (marked if fail_on == "unmarked" else 0)
     sys.exit(1 if fail and not exit_zero and not write_baseline else 0)
+
+
+def _rows_needed(fmt: str, reports: list[str]) -> bool:
+    """Does the run need every cell of a board without findings?  Not when the reports are
+    CSV (written from each board's CSV lines) and stdout gets text or annotations, which
+    speak only of findings: worker processes then send such boards lean (``run``)."""
+    return fmt in ("json", "jsonl", "sarif") or any(
+        p.lower().endswith(".parquet") for p in reports)
 
 
 def _counted(rendered, read: Counter) -> Iterator:

@@ -26,14 +26,17 @@ from .workers import InOrder, map_in_order, resolve_jobs, start_workers, worker_
 def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(), jobs: int = 1,
                    on_file: Callable[[str], None] | None = None,
                    limits: Limits | None = None, engine: str = "local",
-                   client: object = None, scheduler: str | None = None) -> Iterator[Rendered]:
+                   client: object = None, scheduler: str | None = None,
+                   rows: bool = True) -> Iterator[Rendered]:
     """Audit and render every board under ``paths``, in input order.  With ``jobs`` > 1 the
     files are audited in that many processes (0: one per core), in batches of about the same
     size (``batches``), which share the run's limit on decompressed bytes (``limits``, against
     archive bombs).  ``on_file(source)`` is called as each file is done (for a progress bar).
     With a director's log, a last item without a board row carries the findings for the rows
     no board matched.  ``engine="dask"``: the batches are Dask tasks (``dask_engine``), on
-    ``client``, or a cluster at ``scheduler``, or a local cluster; ``jobs`` is then unused."""
+    ``client``, or a cluster at ``scheduler``, or a local cluster; ``jobs`` is then unused.
+    ``rows=False``: the caller writes CSV from each board's ``csv`` lines and needs only the
+    status of a board without findings, so worker processes send such boards ``lean``."""
     matched: set[int] = set()
     if engine == "dask":
         from .dask_engine import render_on_dask
@@ -41,7 +44,7 @@ def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(),
         boards = render_on_dask(paths, options, limits or Limits(), client=client,
                                 scheduler=scheduler, on_file=on_file)
     elif engine == "local":
-        boards = _render_boards(paths, options, jobs, on_file, limits or Limits())
+        boards = _render_boards(paths, options, jobs, on_file, limits or Limits(), rows)
     else:
         raise ValueError(f"unknown engine={engine!r}; choose one of 'local', 'dask'")
     for r in boards:
@@ -54,7 +57,8 @@ def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(),
 
 
 def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
-                   on_file: Callable[[str], None] | None, limits: Limits) -> Iterator[Rendered]:
+                   on_file: Callable[[str], None] | None, limits: Limits,
+                   rows: bool = True) -> Iterator[Rendered]:
     jobs = resolve_jobs(jobs)
     done_file = on_file or (lambda source: None)
     if jobs <= 1:
@@ -69,7 +73,7 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
     with worker_pool(jobs, initializer=_start_worker, initargs=(run,)) as pool:
         with _pool_starting():  # the processes start, and import while the work is planned
             start_workers(pool, processes_wanted(sources, jobs))
-        units, done = _submit(pool, sources, jobs, options, limits)
+        units, done = _submit(pool, sources, jobs, (options, limits, not rows))
         for unit in units:
             if unit == STDIN:  # standard input is the parent's
                 for a in audit_records(read_file("-", limits, run), options):
@@ -82,25 +86,27 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
                     done_file(src)
 
 
-def _submit(pool, sources: list[str], jobs: int, options: AuditOptions, limits: Limits
+def _submit(pool, sources: list[str], jobs: int, how: tuple[AuditOptions, Limits, bool]
             ) -> tuple[list[tuple], InOrder]:
     """Every unit of work submitted; its results, in order.  A large file's parts are
     submitted as soon as it is cut, and the check that it may be split (``splittable``: a
     second or so on a 100 MB file) is made while the processes work on them; a file that
     fails it (rare: state carried between games) is read whole after all, and the work is
     submitted again with no use made of what was started."""
+    limits = how[1]
     units = work_units(sources, jobs, limits, checked=False)
-    done = _submit_units(pool, units, options, limits)
+    done = _submit_units(pool, units, how)
     unsafe = frozenset(path for path in split_files(units) if not splittable(path))
     if not unsafe:
         return units, done
     done.cancel()  # the work not started is dropped; what runs ends unused
     units = work_units(sources, jobs, limits, whole=unsafe)
-    return units, _submit_units(pool, units, options, limits)
+    return units, _submit_units(pool, units, how)
 
 
-def _submit_units(pool, units: list[tuple], options: AuditOptions, limits: Limits) -> InOrder:
-    work = [(unit, options, limits) for unit in units if unit != STDIN]
+def _submit_units(pool, units: list[tuple], how: tuple[AuditOptions, Limits, bool]) -> InOrder:
+    """``how``: the options, the limits, and whether boards come back ``lean``."""
+    work = [(unit, *how) for unit in units if unit != STDIN]
     with _pool_starting():
         return map_in_order(pool, _render_unit, work)
 
@@ -154,13 +160,16 @@ def _start_worker(run: RunBudget) -> None:
     _RUN, _CSV = run, CsvText()
 
 
-def _render_unit(args: tuple[tuple, AuditOptions, Limits]
+def _render_unit(args: tuple[tuple, AuditOptions, Limits, bool]
                  ) -> list[tuple[str, list[Rendered], bool]]:
-    """In a worker: a unit of work audited and rendered (``units.render_unit``)."""
-    unit, options, limits = args
+    """In a worker: a unit of work audited and rendered (``units.render_unit``), each board
+    with its CSV lines, and ``lean`` when asked."""
+    unit, options, limits, lean = args
     done = render_unit(unit, options, limits, _RUN)
     csv_text = _CSV or CsvText()
     for _src, rows, _last in done:
-        for r in rows:
+        for i, r in enumerate(rows):
             r.csv = csv_text.lines(r)
+            if lean:
+                rows[i] = r.lean()
     return done
