@@ -133,6 +133,11 @@ def test_a_lin_file_of_one_board_per_line_splits_like_the_whole(tmp_path):
     lambda t: t.replace("|st||", "|st||md|", 1),  # two md pairs on one line
     lambda t: t.replace("pn|c,d,a,b|", "pn|c,d,\u00e9,b|", 1),  # not ASCII
     lambda t: t.replace("\npn|", "\njunk pn|", 1),  # text that is no pair
+    # keys in capitals, which the reader takes as they are in lower case: a vugraph header, a
+    # second md, names for both rooms
+    lambda t: t.replace("|st||", "|st||VG|Final,Seg 1,I,1,40,A,0,B,0|", 1),
+    lambda t: t.replace("|st||", "|st||MD|3S2,,,|", 1),
+    lambda t: t.replace("|st||", "|st||PN|c,d,a,b,e,f,g,h|", 1),
 ])
 def test_a_lin_file_with_state_between_lines_is_read_whole(tmp_path, change):
     path = tmp_path / "big.lin"

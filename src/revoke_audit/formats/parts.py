@@ -45,15 +45,17 @@ _NEWLINE = re.compile(rb"\n")
 # A LIN file that may be split, checked whole by one regular expression (possessive
 # quantifiers: nothing is kept for backtracking, so memory stays flat on any size): plain ASCII
 # (tab, CR, printable); each line is pairs ``key|value|`` only, from a board-starting key (pn,
-# qx or md) to the line's end, with exactly one ``md`` key; no vugraph header (no key or value
-# ``vg`` or ``rs``) and no ``pn`` with names for both rooms (four commas).
-_LIN_VALUE = rb"(?!(?:vg|rs)\|)[\t\r\x20-\x7b\x7d\x7e]*"  # any but "|" and newline
-_LIN_PN = rb"pn\|(?!(?:vg|rs)\|)[\t\r\x20-\x2b\x2d-\x7b\x7d\x7e]*(?:,[\t\r\x20-\x2b\x2d-\x7b\x7d\x7e]*){0,3}\|"
-_LIN_OTHER = (rb"(?:" + _LIN_PN + rb"|(?!(?:md|pn|vg|rs)\|)[a-zA-Z]{2}\|" + _LIN_VALUE
-              + rb"\|)")  # a pair whose key is not md
-_LIN_MD = rb"md\|" + _LIN_VALUE + rb"\|"
-_LIN_LINE = (rb"(?:(?:" + _LIN_PN + rb"|qx\|" + _LIN_VALUE + rb"\|)" + _LIN_OTHER + rb"*+" + _LIN_MD
-             + rb"|" + _LIN_MD + rb")" + _LIN_OTHER + rb"*+\r?")
+# qx or md) to the line's end, with exactly one ``md`` key; no vugraph header (key ``vg`` or
+# ``rs``) and no ``pn`` with names for both rooms (four commas).  Keys in any case, as the
+# reader takes them (``MD`` is ``md``); ``pc``, most pairs of a line, is tried first.
+_LIN_VALUE = rb"[\t\r\x20-\x7b\x7d\x7e]*+"  # any but "|" and newline
+_LIN_NAMES = rb"[\t\r\x20-\x2b\x2d-\x7b\x7d\x7e]*+"  # nor ","
+_LIN_PN = rb"(?i:pn)\|" + _LIN_NAMES + rb"(?:," + _LIN_NAMES + rb"){0,3}\|"
+_LIN_OTHER = (rb"(?:pc\|" + _LIN_VALUE + rb"\||" + _LIN_PN + rb"|(?!(?i:md|pn|vg|rs)\|)"
+              rb"[a-zA-Z]{2}\|" + _LIN_VALUE + rb"\|)")  # a pair whose key is not md
+_LIN_MD = rb"(?i:md)\|" + _LIN_VALUE + rb"\|"
+_LIN_LINE = (rb"(?:(?:" + _LIN_PN + rb"|(?i:qx)\|" + _LIN_VALUE + rb"\|)" + _LIN_OTHER + rb"*+"
+             + _LIN_MD + rb"|" + _LIN_MD + rb")" + _LIN_OTHER + rb"*+\r?")
 _LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+")
 _TAG_NAMES = (b"Event", b"Board", b"Deal")
 _TAG_LINES = {name: re.compile(rb"\n\[" + name + rb" ") for name in _TAG_NAMES}
