@@ -22,9 +22,10 @@ def sized(tmp_path, sizes):
 
 
 def test_small_files_go_together_and_a_large_file_alone(tmp_path, monkeypatch):
-    """Target: total / (jobs * 8) bytes, within BATCH_BYTES.  With bounds (100, 1000) and 2
+    """Target: total / (jobs * BATCHES_PER_JOB) bytes, within BATCH_BYTES.  With bounds (100, 1000), 8 and 2
     jobs, 16 files totalling 3,200 bytes target 200 bytes: a batch closes once it holds 200."""
     monkeypatch.setattr(run, "BATCH_BYTES", (100, 1000))
+    monkeypatch.setattr(run, "BATCHES_PER_JOB", 8)
     paths = sized(tmp_path, [50] * 4 + [2400] + [50] * 11)
     got = run.batches(paths, 2)
     assert [len(b) for b in got] == [4, 1, 4, 4, 3]

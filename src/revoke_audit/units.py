@@ -60,7 +60,9 @@ def split_files(units: list[tuple]) -> list[str]:
 
 
 BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
-BATCHES_PER_JOB = 8  # units of work per process, so that one slow unit does not hold the end
+# units of work per process, so that the processes finish together (the last unit to start
+# holds back the end of the run): 32 on the archive slice's 2,204 files, 4.20 -> 4.08 s
+BATCHES_PER_JOB = 32
 
 
 def batches(sources: list[str], jobs: int) -> list[list[str]]:
