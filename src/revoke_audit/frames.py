@@ -141,9 +141,6 @@ class ParquetReport:
         self.rows: list[dict[str, object]] = []
         self.target = self  # finish / replace / discard, as a report's target
 
-    def write(self, row: dict[str, object]) -> None:
-        self.rows.append(row)
-
     def flush(self) -> None:
         """Nothing held back: the rows are written at ``finish``."""
 

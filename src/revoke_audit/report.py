@@ -191,9 +191,6 @@ class CsvReport:
     def name(self) -> str:
         return self.target.name
 
-    def write(self, row: dict[str, object]) -> None:
-        self._write(csv_values(row, self._values))
-
     def write_rows(self, rows: Sequence[dict[str, object]], text: str | None = None) -> None:
         """Rows; ``text``, when given, is those rows already as CSV (``CsvText``)."""
         if text is None:
