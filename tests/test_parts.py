@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from builders import revoking_board
+from hypothesis import HealthCheck, given, settings, strategies as st
 from click.testing import CliRunner
 
 import revoke_audit.units as run
@@ -182,3 +183,60 @@ def test_jobs_2_on_a_file_cut_but_not_splittable_reads_it_whole(tmp_path, monkey
         reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
                         Path(f"f{jobs}.csv").read_bytes()))
     assert reports[0] == reports[1] and reports[0][1].count(b"\n") > 25
+
+
+# --- the split check, whatever is mixed in ----------------------------------------------------
+
+LIN_ODD = ["md|3S2,,,|", "MD|3S2,,,|", "vg|a,b|", "VG|a,b|", "Vg|a,b|", "rs|4HE=|", "pn|a,b,c,d,e,f,g,h|",
+           "PN|a,b,c,d,e,f,g,h|", "pn|w,x,y,z|", "pc|S2|", "an|md|", "xx|vg|", "nt|hello, there|",
+           "junk ", "|", "\r", "é"]
+PBN_ODD = ['[Event "x"]\n', '[Board "77"]\n', '[Deal "N:AKQJT98765432... - - -"]\n', "{note}\n",
+           "{a comment\n\nover a blank line}\n", "%Charset cp1252\n", "\n", '[Event "#"]\n',
+           "; remark\n", "stray\n", '[Note "x"]\n', "\r\n"]
+
+
+def _mixed(text: str, odd: list[str], picks: list[tuple[int, int, int]]) -> str:
+    """``text`` with ``odd`` pieces put at the starts of lines or after a ``|``: each pick is
+    (which piece, which line, before the line (0) or after its n-th ``|``)."""
+    lines = text.split("\n")
+    for piece, at, where in picks:
+        i = at % max(len(lines) - 1, 1)
+        line = lines[i]
+        bars = [k + 1 for k, ch in enumerate(line) if ch == "|"]
+        pos = bars[where % len(bars)] if where and bars else 0
+        lines[i] = line[:pos] + odd[piece % len(odd)] + line[pos:]
+    return "\n".join(lines)
+
+
+PICKS = st.lists(st.tuples(st.integers(0, 99), st.integers(0, 999), st.integers(0, 40)),
+                 min_size=1, max_size=3)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=PICKS)
+def test_a_lin_file_that_splits_reads_as_the_whole_whatever_is_mixed_in(tmp_path, picks):
+    """Odd pairs (keys in any case, a second md, a vugraph header, names for both rooms),
+    stray text and bytes put into a file of one board per line: whenever ``plan`` still
+    splits it, the parts give exactly the records of the whole file."""
+    path = tmp_path / "mixed.lin"
+    path.write_bytes(_mixed(LIN_TEXT, LIN_ODD, picks).encode("utf-8"))
+    if plan(str(path), 3, 1 << 30, 32) is not None:
+        whole, got, _ = whole_and_parts(path, 3)
+        assert got == whole
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=PICKS)
+def test_a_pbn_file_that_splits_reads_as_the_whole_whatever_is_mixed_in(tmp_path, picks):
+    """Tags that start a new game, inheritance, comments over blank lines, directives, blank
+    lines and stray text put into a PBN file: whenever ``plan`` still splits it, the parts
+    give exactly the records of the whole file."""
+    path = tmp_path / "mixed.pbn"
+    path.write_bytes(_mixed(PBN_TEXT, PBN_ODD, [(p, a, 0) for p, a, _ in picks]).encode("utf-8"))
+    if plan(str(path), 3, 1 << 30, 32) is not None:
+        whole, got, _ = whole_and_parts(path, 3)
+        assert got == whole
+
+
+LIN_TEXT = lin_lines(12)
+PBN_TEXT = games(12)

@@ -42,20 +42,36 @@ from .pbn import read_pbn
 _BLANK_RUN = re.compile(rb"\n(?:\r?\n)+")
 _BLANK_RUN_LF = re.compile(rb"\n\n+")  # the same in a file without CR
 _NEWLINE = re.compile(rb"\n")
-# A LIN file that may be split, checked whole by one regular expression (possessive
-# quantifiers: nothing is kept for backtracking, so memory stays flat on any size): plain ASCII
-# (tab, CR, printable); each line is pairs ``key|value|`` only, from a board-starting key (pn,
-# qx or md) to the line's end, with exactly one ``md`` key; no vugraph header (key ``vg`` or
-# ``rs``) and no ``pn`` with names for both rooms (four commas).  Keys in any case, as the
-# reader takes them (``MD`` is ``md``); ``pc``, most pairs of a line, is tried first.
+# A LIN file that may be split: each line is one board the reader reads the same whether or not
+# the line before it was read (formats/lin/board.py: md, qx and pn start a board, a pn only
+# after a call, card or claim; a second md, a qx after a deal or a pn after a call starts
+# another).  Checked whole by one regular expression (possessive quantifiers: nothing is kept
+# for backtracking, so memory stays flat on any size): plain ASCII (tab, CR, printable); each
+# line is pairs ``key|value|`` only, from its start to its end: first pn or qx (or the deal),
+# then pairs before the deal (no md, mb, pc, mc; one qx at most), the one md, pairs after it
+# (no md, pn, qx) among which a call, card or claim (mb, pc, mc), so that the next line's pn
+# starts a new board.  No vugraph header (key ``vg`` or ``rs``) and no ``pn`` with names for
+# both rooms (four commas).  Keys in any case, as the reader takes them (``MD`` is ``md``);
+# ``pc``, most pairs of a line, is tried first.
 _LIN_VALUE = rb"[\t\r\x20-\x7b\x7d\x7e]*+"  # any but "|" and newline
 _LIN_NAMES = rb"[\t\r\x20-\x2b\x2d-\x7b\x7d\x7e]*+"  # nor ","
+
+
+def _lin_pair(keys_not: bytes) -> bytes:
+    """A pair whose key is none of ``keys_not``, as one group."""
+    return rb"(?:(?!(?i:" + keys_not + rb")\|)[a-zA-Z]{2}\|" + _LIN_VALUE + rb"\|)"
+
+
 _LIN_PN = rb"(?i:pn)\|" + _LIN_NAMES + rb"(?:," + _LIN_NAMES + rb"){0,3}\|"
-_LIN_OTHER = (rb"(?:pc\|" + _LIN_VALUE + rb"\||" + _LIN_PN + rb"|(?!(?i:md|pn|vg|rs)\|)"
-              rb"[a-zA-Z]{2}\|" + _LIN_VALUE + rb"\|)")  # a pair whose key is not md
+_LIN_QX = rb"(?i:qx)\|" + _LIN_VALUE + rb"\|"
 _LIN_MD = rb"(?i:md)\|" + _LIN_VALUE + rb"\|"
-_LIN_LINE = (rb"(?:(?:" + _LIN_PN + rb"|(?i:qx)\|" + _LIN_VALUE + rb"\|)" + _LIN_OTHER + rb"*+"
-             + _LIN_MD + rb"|" + _LIN_MD + rb")" + _LIN_OTHER + rb"*+\r?")
+_LIN_ACTION = rb"(?i:mb|pc|mc)\|" + _LIN_VALUE + rb"\|"
+_LIN_BEFORE = rb"(?:" + _LIN_PN + rb"|" + _lin_pair(rb"md|pn|qx|vg|rs|mb|pc|mc") + rb")"
+_LIN_AFTER = rb"(?:pc\|" + _LIN_VALUE + rb"\||" + _lin_pair(rb"md|pn|qx|vg|rs") + rb")"
+_LIN_AFTER_QUIET = _lin_pair(rb"md|pn|qx|vg|rs|mb|pc|mc")
+_LIN_LINE = (rb"(?:" + _LIN_PN + _LIN_BEFORE + rb"*+(?:" + _LIN_QX + _LIN_BEFORE + rb"*+)?+"
+             rb"|" + _LIN_QX + _LIN_BEFORE + rb"*+)?+"
+             + _LIN_MD + _LIN_AFTER_QUIET + rb"*+" + _LIN_ACTION + _LIN_AFTER + rb"*+\r?")
 _LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+")
 _TAG_NAMES = (b"Event", b"Board", b"Deal")
 _TAG_LINES = {name: re.compile(rb"\n\[" + name + rb" ") for name in _TAG_NAMES}
