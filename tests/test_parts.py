@@ -192,7 +192,9 @@ LIN_ODD = ["md|3S2,,,|", "MD|3S2,,,|", "vg|a,b|", "VG|a,b|", "Vg|a,b|", "rs|4HE=
            "junk ", "|", "\r", "é"]
 PBN_ODD = ['[Event "x"]\n', '[Board "77"]\n', '[Deal "N:AKQJT98765432... - - -"]\n', "{note}\n",
            "{a comment\n\nover a blank line}\n", "%Charset cp1252\n", "\n", '[Event "#"]\n',
-           "; remark\n", "stray\n", '[Note "x"]\n', "\r\n"]
+           "; remark\n", "stray\n", '[Note "x"]\n', "\r\n", '[Event"y"]\n', '[Board"78"]\n',
+           '[Site "s"][Event "z"]\n', "[Event #]\n", "[Board 79]\n", '[Dealer "N"] [Board "80"]\n',
+           '[Deal"N:AKQJT98765432... - - -"]\n', '[Event  "w"]\n', '[Event "##x"]\n']
 
 
 def _mixed(text: str, odd: list[str], picks: list[tuple[int, int, int]]) -> str:

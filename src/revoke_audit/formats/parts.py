@@ -9,16 +9,20 @@ its bytes:
 * its header (before the first game) holds only lines the reader reads without a diagnostic
   (``%`` directives such as a charset or ``%HRTitleDate``, which every part reads again);
 * every block between blank lines after it is one game: it starts with a tag, holds one
-  ``Deal`` and at most one ``Event`` and ``Board`` (two would be two games, PS120), and no game
-  inherits (``#``) or takes the deal of the one before (PS106);
-* there is no ``{`` comment (it may hold blank lines) and no later ``%`` directive;
+  ``Deal`` and at most one ``Event`` and ``Board`` (two would be two games, PS120; counted
+  wherever they stand, however they are spelled: ``[Event"x"]``, several tags on a line), and
+  no game inherits (a value ``#`` or ``##...``, quoted or not) or takes the deal of the one
+  before (PS106);
+* there is no ``{`` comment (it may hold blank lines), no later ``%`` directive and no tag
+  written ``[ Name``;
 * it is plain text (no byte order mark, lines ending in ``\\n``) and below the size a file may
   expand to.
 
-A LIN file is split only when every line is one whole board and nothing else: pairs
-``key|value|`` from the start of the line to its end, the first a ``pn``, ``qx`` or ``md``, one
-``md`` per line, no vugraph header (``vg``, ``rs``, eight names in a ``pn``) and plain ASCII (a
-line that is not UTF-8 is reported once per file).
+A LIN file is split only when every line is one whole board and nothing else, as the LIN reader
+draws the boundaries between boards (``_LIN_SPLITS`` says exactly what that takes): pairs
+``key|value|`` from the start of the line to its end, one ``md``, no vugraph header (``vg``,
+``rs``, eight names in a ``pn``) and plain ASCII (a line that is not UTF-8 is reported once per
+file).
 
 Anything else is read whole, as one unit of work.  A part carries the games around it as
 context (as many each side as the replay's neighbour window), read but not audited."""
@@ -74,7 +78,11 @@ _LIN_LINE = (rb"(?:" + _LIN_PN + _LIN_BEFORE + rb"*+(?:" + _LIN_QX + _LIN_BEFORE
              + _LIN_MD + _LIN_AFTER_QUIET + rb"*+" + _LIN_ACTION + _LIN_AFTER + rb"*+\r?")
 _LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+")
 _TAG_NAMES = (b"Event", b"Board", b"Deal")
-_TAG_LINES = {name: re.compile(rb"\n\[" + name + rb" ") for name in _TAG_NAMES}
+# a tag as the PBN lexer reads it, anywhere on a line (several tags may share one), with or
+# without a space before its value, quoted or not: ``[Deal`` not followed by a name character
+_TAGS = {name: re.compile(rb"\[" + name + rb"(?!\w)") for name in _TAG_NAMES}
+_SPACED_TAG = re.compile(rb"\[\s")  # ``[ Event``: the lexer reads it, the scans above do not
+_INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", quoted or not
 
 
 @dataclass(frozen=True)
@@ -128,8 +136,9 @@ def splittable(path: str) -> bool:
             if kind == "lin":
                 return bool(_LIN_SPLITS.fullmatch(data))
             if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") \
-                    or data.find(b"{", first) >= 0 or data.find(b'"#', first) >= 0 \
-                    or data.find(b"\n%", first) >= 0:
+                    or data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0 \
+                    or (data.find(b"#", first) >= 0 and _INHERITS.search(data, first)) \
+                    or _SPACED_TAG.search(data, first):
                 return False
             return _plain_header(path, data[:first]) and _one_game_each(data, first, starts)
     except (OSError, ValueError):
@@ -173,12 +182,12 @@ def _games(data: mmap.mmap) -> tuple[str, int, list[int]]:
 
 def _one_game_each(data: mmap.mmap, first: int, starts: list[int]) -> bool:
     """Every block (from each of ``starts`` to the next) starts with a tag and holds one
-    ``Deal`` tag line and at most one ``Event`` and one ``Board``; worked out from the tag
-    lines' positions in the whole file (a block's index: ``bisect``), not block by block."""
+    ``Deal`` tag and at most one ``Event`` and one ``Board``; worked out from the tags'
+    positions in the whole file (a block's index: ``bisect``), not block by block."""
     firsts = bytes(map(data.__getitem__, starts))  # each block's first byte
     if firsts.count(b"[") != len(firsts):
         return False
-    deals, events, boards = (_tag_lines(data, first, name) for name in _TAG_NAMES)
+    deals, events, boards = (_tags(data, first, name) for name in _TAG_NAMES)
     # one Deal per block: as many as blocks, the i-th inside the i-th block
     if len(deals) != len(starts) or not (all(map(operator.le, starts, deals))
                                          and all(map(operator.lt, deals, starts[1:]))):
@@ -190,13 +199,10 @@ def _one_game_each(data: mmap.mmap, first: int, starts: list[int]) -> bool:
     return True
 
 
-def _tag_lines(data: mmap.mmap, first: int, name: bytes) -> list[int]:
-    """Where the lines that start with tag ``name`` start, from byte ``first`` (the start of a
-    line) on: found as ``\\n[Name `` (a literal, which the regex engine scans for fast)."""
-    found = [m.start() + 1 for m in _TAG_LINES[name].finditer(data, max(first - 1, 0))]
-    if first == 0 and data[:len(name) + 2] == b"[" + name + b" ":
-        found.insert(0, 0)
-    return found
+def _tags(data: mmap.mmap, first: int, name: bytes) -> list[int]:
+    """Where the tags ``name`` are, from byte ``first`` on (found by their literal start, which
+    the regex engine scans for fast)."""
+    return [m.start() for m in _TAGS[name].finditer(data, first)]
 
 
 def _plain_header(path: str, header: bytes) -> bool:
