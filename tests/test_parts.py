@@ -194,7 +194,9 @@ PBN_ODD = ['[Event "x"]\n', '[Board "77"]\n', '[Deal "N:AKQJT98765432... - - -"]
            "{a comment\n\nover a blank line}\n", "%Charset cp1252\n", "\n", '[Event "#"]\n',
            "; remark\n", "stray\n", '[Note "x"]\n', "\r\n", '[Event"y"]\n', '[Board"78"]\n',
            '[Site "s"][Event "z"]\n', "[Event #]\n", "[Board 79]\n", '[Dealer "N"] [Board "80"]\n',
-           '[Deal"N:AKQJT98765432... - - -"]\n', '[Event  "w"]\n', '[Event "##x"]\n']
+           '[Deal"N:AKQJT98765432... - - -"]\n', '[Event  "w"]\n', '[Event "##x"]\n',
+           '[Note "a\n\nb"]\n', '[Note "a\n[Event \\"q\\"]"]\n', '[Event\n"v"]\n', "%\n",
+           "[Board \"81\"\n", '[Note "open\n', "\x00\n", "*\n", '[Play "N"]\n']
 
 
 def _mixed(text: str, odd: list[str], picks: list[tuple[int, int, int]]) -> str:

@@ -13,8 +13,10 @@ its bytes:
   wherever they stand, however they are spelled: ``[Event"x"]``, several tags on a line), and
   no game inherits (a value ``#`` or ``##...``, quoted or not) or takes the deal of the one
   before (PS106);
-* there is no ``{`` comment (it may hold blank lines), no later ``%`` directive and no tag
-  written ``[ Name``;
+* there is no ``{`` comment (it may hold blank lines), no later ``%`` directive, no tag
+  written ``[ Name``, no ``[`` left open at the end of its line (a tag may go on over the
+  next lines, blank ones too) and no control character (the reader deletes them: a line of
+  them is a blank line);
 * it is plain text (no byte order mark, lines ending in ``\\n``) and below the size a file may
   expand to.
 
@@ -83,6 +85,10 @@ _TAG_NAMES = (b"Event", b"Board", b"Deal")
 _TAGS = {name: re.compile(rb"\[" + name + rb"(?!\w)") for name in _TAG_NAMES}
 _SPACED_TAG = re.compile(rb"\[\s")  # ``[ Event``: the lexer reads it, the scans above do not
 _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", quoted or not
+_OPEN_TAG = re.compile(rb"\[[^\]\n]*+(?:\n|\Z)")  # a "[" not closed on its line: it may go on
+# the control characters the line reader deletes (``lines._CONTROL``): a line of them is blank
+_DELETED = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_CHUNK = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -138,11 +144,23 @@ def splittable(path: str) -> bool:
             if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") \
                     or data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0 \
                     or (data.find(b"#", first) >= 0 and _INHERITS.search(data, first)) \
-                    or _SPACED_TAG.search(data, first):
+                    or _SPACED_TAG.search(data, first) or _OPEN_TAG.search(data, first) \
+                    or _has_deleted(data):
                 return False
             return _plain_header(path, data[:first]) and _one_game_each(data, first, starts)
     except (OSError, ValueError):
         return False
+
+
+def _has_deleted(data: mmap.mmap) -> bool:
+    """Does the file hold a control character that the line reader deletes (so that a line
+    of them reads as a blank line, which ends a game)?  Read in chunks: ``translate`` is four
+    times faster than a regular expression's search."""
+    for start in range(0, len(data), _CHUNK):
+        chunk = data[start:start + _CHUNK]
+        if len(chunk.translate(None, _DELETED)) != len(chunk):
+            return True
+    return False
 
 
 def _mapped(path: str) -> mmap.mmap:
