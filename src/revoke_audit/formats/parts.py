@@ -15,8 +15,9 @@ its bytes:
   before (PS106);
 * there is no ``{`` comment (it may hold blank lines), no later ``%`` directive, no tag
   written ``[ Name``, no ``[`` left open at the end of its line (a tag may go on over the
-  next lines, blank ones too) and no control character (the reader deletes them: a line of
-  them is a blank line);
+  next lines, blank ones too), no control character (the reader deletes them: a line of
+  them is a blank line) and no line the reader decodes by its cp1252 fallback (PS002 is said
+  once per file) in the charset the header names, or UTF-8;
 * it is plain text (no byte order mark, lines ending in ``\\n``) and below the size a file may
   expand to.
 
@@ -30,6 +31,7 @@ Anything else is read whole, as one unit of work.  A part carries the games arou
 context (as many each side as the replay's neighbour window), read but not audited."""
 from __future__ import annotations
 
+import codecs
 import io
 import mmap
 import operator
@@ -89,6 +91,8 @@ _OPEN_TAG = re.compile(rb"\[[^\]\n]*+(?:\n|\Z)")  # a "[" not closed on its line
 # the control characters the line reader deletes (``lines._CONTROL``): a line of them is blank
 _DELETED = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _CHUNK = 1 << 22
+# a charset named in the header, as the PBN lexer finds it
+_NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
 
 
 @dataclass(frozen=True)
@@ -145,7 +149,7 @@ def splittable(path: str) -> bool:
                     or data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0 \
                     or (data.find(b"#", first) >= 0 and _INHERITS.search(data, first)) \
                     or _SPACED_TAG.search(data, first) or _OPEN_TAG.search(data, first) \
-                    or _has_deleted(data):
+                    or _has_deleted(data) or not _decodes_alike(data, first):
                 return False
             return _plain_header(path, data[:first]) and _one_game_each(data, first, starts)
     except (OSError, ValueError):
@@ -161,6 +165,24 @@ def _has_deleted(data: mmap.mmap) -> bool:
         if len(chunk.translate(None, _DELETED)) != len(chunk):
             return True
     return False
+
+
+def _decodes_alike(data: mmap.mmap, first: int) -> bool:
+    """Does every line after the header decode without the reader's cp1252 fallback?  Its
+    PS002 is said once per file, so a part would say it again.  In the charset the header
+    names (the reader's pattern), else UTF-8."""
+    named = _NAMED_CHARSET.search(data[:first])
+    try:
+        decoder = codecs.getincrementaldecoder(named.group(1).decode() if named else "utf-8")()
+    except LookupError:  # the header's PS122 keeps the file whole already
+        return False
+    try:
+        for start in range(first, len(data), _CHUNK):
+            decoder.decode(data[start:start + _CHUNK])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _mapped(path: str) -> mmap.mmap:
