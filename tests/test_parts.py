@@ -1,6 +1,7 @@
 """A large PBN file in parts for the worker processes: each part gives exactly the records
 the whole file gives for its games (numbers, lines, neighbours), and a file is split only when
 nothing carries from one game to the next."""
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -55,6 +56,8 @@ def test_parts_give_the_records_of_the_whole_file(tmp_path):
     lambda t: t.replace('\n\n[Event "parts"]\n[Board "9"]', '\n\n%Charset "nonsense"\n[Event "p"]\n[Board "9"]'),
     lambda t: '%Charset "nonsense"\n\n' + t,
     lambda t: t.replace("\n", "\r"),
+    # a game with its Event but no Deal takes the deal of the game before (PS106)
+    lambda t: re.sub(r'(\[Board "9"\]\n(?:.*\n)*?)\[Deal [^\n]*\n', r"\1", t, count=1),
 ])
 def test_a_file_where_something_carries_between_games_is_read_whole(tmp_path, change):
     """A comment over a blank line, inheritance, two games in one block (PS120), a block
@@ -62,6 +65,15 @@ def test_a_file_where_something_carries_between_games_is_read_whole(tmp_path, ch
     path = tmp_path / "big.pbn"
     path.write_text(change(games(20)))
     assert plan(str(path), 3, 1 << 30, 32) is None
+
+
+def test_games_without_an_event_tag_split(tmp_path):
+    """Event and Board are optional; a file of games that each hold one Deal splits, and its
+    parts give the whole file's records."""
+    path = tmp_path / "big.pbn"
+    path.write_text(games(20).replace('[Event "parts"]\n', ""))
+    whole, got, parts = whole_and_parts(path, 3, context=1)
+    assert len(parts) == 7 and got == whole and len(whole) == 20  # 3 games each, then 2
 
 
 def test_a_small_file_or_a_large_one_beyond_the_limit_is_not_split(tmp_path):

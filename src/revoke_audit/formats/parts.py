@@ -81,13 +81,13 @@ _LIN_LINE = (rb"(?:" + _LIN_PN + _LIN_BEFORE + rb"*+(?:" + _LIN_QX + _LIN_BEFORE
              rb"|" + _LIN_QX + _LIN_BEFORE + rb"*+)?+"
              + _LIN_MD + _LIN_AFTER_QUIET + rb"*+" + _LIN_ACTION + _LIN_AFTER + rb"*+\r?")
 _LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+")
-_TAG_NAMES = (b"Event", b"Board", b"Deal")
-# a tag as the PBN lexer reads it, anywhere on a line (several tags may share one), with or
-# without a space before its value, quoted or not: ``[Deal`` not followed by a name character
-_TAGS = {name: re.compile(rb"\[" + name + rb"(?!\w)") for name in _TAG_NAMES}
-_SPACED_TAG = re.compile(rb"\[\s")  # ``[ Event``: the lexer reads it, the scans above do not
+# At every "[": first, one that keeps the file whole: a "[" not closed on its line (a tag may
+# go on over the next lines, blank ones too), or ``[ Name`` (the lexer reads it, the names
+# below would not); else an Event, Board or Deal tag as the PBN lexer reads it (anywhere on a
+# line, several tags may share one, with or without a space before its value, quoted or not:
+# the name not followed by a name character).  One pass over the file.
+_TAG_SCAN = re.compile(rb"\[(?:[^\]\n]*+(?:\n|\Z)|\s|(Event|Board|Deal)(?!\w))")
 _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", quoted or not
-_OPEN_TAG = re.compile(rb"\[[^\]\n]*+(?:\n|\Z)")  # a "[" not closed on its line: it may go on
 # the control characters the line reader deletes (``lines._CONTROL``): a line of them is blank
 _DELETED = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _CHUNK = 1 << 22
@@ -148,7 +148,6 @@ def splittable(path: str) -> bool:
             if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") \
                     or data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0 \
                     or (data.find(b"#", first) >= 0 and _INHERITS.search(data, first)) \
-                    or _SPACED_TAG.search(data, first) or _OPEN_TAG.search(data, first) \
                     or _has_deleted(data) or not _decodes_alike(data, first):
                 return False
             return _plain_header(path, data[:first]) and _one_game_each(data, first, starts)
@@ -222,27 +221,37 @@ def _games(data: mmap.mmap) -> tuple[str, int, list[int]]:
 
 def _one_game_each(data: mmap.mmap, first: int, starts: list[int]) -> bool:
     """Every block (from each of ``starts`` to the next) starts with a tag and holds one
-    ``Deal`` tag and at most one ``Event`` and one ``Board``; worked out from the tags'
-    positions in the whole file (a block's index: ``bisect``), not block by block."""
+    ``Deal`` tag and at most one ``Event`` and one ``Board``, and no ``[`` keeps the file whole
+    (``_TAG_SCAN``); worked out from the tags' positions in the whole file (a block's index:
+    ``bisect``), not block by block."""
     firsts = bytes(map(data.__getitem__, starts))  # each block's first byte
     if firsts.count(b"[") != len(firsts):
         return False
-    deals, events, boards = (_tags(data, first, name) for name in _TAG_NAMES)
+    tags = _tags(data, first)
+    if tags is None:
+        return False
+    events, boards, deals = tags
     # one Deal per block: as many as blocks, the i-th inside the i-th block
     if len(deals) != len(starts) or not (all(map(operator.le, starts, deals))
                                          and all(map(operator.lt, deals, starts[1:]))):
         return False
-    for tags in (events, boards):
-        blocks = list(map(bisect_right, repeat(starts), tags))
+    for found in (events, boards):
+        blocks = list(map(bisect_right, repeat(starts), found))
         if not all(map(operator.lt, blocks, blocks[1:])):
             return False  # two in one block
     return True
 
 
-def _tags(data: mmap.mmap, first: int, name: bytes) -> list[int]:
-    """Where the tags ``name`` are, from byte ``first`` on (found by their literal start, which
-    the regex engine scans for fast)."""
-    return [m.start() for m in _TAGS[name].finditer(data, first)]
+def _tags(data: mmap.mmap, first: int) -> tuple[list[int], list[int], list[int]] | None:
+    """Where the Event, Board and Deal tags are, from byte ``first`` on (``_TAG_SCAN``); None
+    at a ``[`` that keeps the file whole."""
+    found: dict[bytes, list[int]] = {b"Event": [], b"Board": [], b"Deal": []}
+    for m in _TAG_SCAN.finditer(data, first):
+        name = m.group(1)
+        if name is None:
+            return None
+        found[name].append(m.start())
+    return found[b"Event"], found[b"Board"], found[b"Deal"]
 
 
 def _plain_header(path: str, header: bytes) -> bool:
