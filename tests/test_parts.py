@@ -13,6 +13,7 @@ from click.testing import CliRunner
 import revoke_audit.units as run
 from revoke_audit.cli import main
 from revoke_audit.formats import Limits
+from revoke_audit.formats.lines import MAX_LINE
 from revoke_audit.formats import read_file
 from revoke_audit.formats.parts import cut, plan, read_part, splittable
 from revoke_audit.formats.pbn import format_pbn
@@ -151,6 +152,8 @@ def test_a_lin_file_of_one_board_per_line_splits_like_the_whole(tmp_path):
     lambda t: t.replace("|st||", "|st||VG|Final,Seg 1,I,1,40,A,0,B,0|", 1),
     lambda t: t.replace("|st||", "|st||MD|3S2,,,|", 1),
     lambda t: t.replace("|st||", "|st||PN|c,d,a,b,e,f,g,h|", 1),
+    # a line the reader cuts (PS005): the rest of the pair it was in goes on to the next line
+    lambda t: t.replace("|st||", "|st||nt|" + "x" * MAX_LINE + "|", 1),
 ])
 def test_a_lin_file_with_state_between_lines_is_read_whole(tmp_path, change):
     path = tmp_path / "big.lin"

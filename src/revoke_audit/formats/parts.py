@@ -17,7 +17,8 @@ its bytes:
   written ``[ Name``, no ``[`` left open at the end of its line (a tag may go on over the
   next lines, blank ones too), no control character (the reader deletes them: a line of
   them is a blank line) and no line the reader decodes by its cp1252 fallback (PS002 is said
-  once per file) in the charset the header names, or UTF-8;
+  once per file) in the charset the header names, or UTF-8; no line the reader cuts
+  (``lines.MAX_LINE``);
 * it is plain text (no byte order mark, lines ending in ``\\n``) and below the size a file may
   expand to.
 
@@ -44,6 +45,7 @@ from itertools import repeat
 from typing import Iterator
 
 from ..record import BoardRecord
+from .lines import MAX_LINE
 from .lin import read_lin
 from .pbn import read_pbn
 
@@ -143,6 +145,8 @@ def splittable(path: str) -> bool:
     try:
         kind, first, starts = _games_of(path)
         with _mapped(path) as data:
+            if _longest(starts, len(data)) > MAX_LINE:
+                return False  # a line the reader cuts (PS005): what follows it may carry on
             if kind == "lin":
                 return bool(_LIN_SPLITS.fullmatch(data))
             if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") \
@@ -153,6 +157,11 @@ def splittable(path: str) -> bool:
             return _plain_header(path, data[:first]) and _one_game_each(data, first, starts)
     except (OSError, ValueError):
         return False
+
+
+def _longest(starts: list[int], size: int) -> int:
+    """The largest game (a LIN line, a PBN block), in bytes: no line of it is longer."""
+    return max(max(map(operator.sub, starts[1:], starts), default=0), size - starts[-1])
 
 
 def _has_deleted(data: mmap.mmap) -> bool:
