@@ -39,6 +39,13 @@ def whole_and_parts(path: Path, per_part: int, context: int = 32):
     return whole, got, parts
 
 
+def audit_with_jobs(path: str, jobs: str) -> tuple[str, bytes, bytes]:
+    """The command's output and its two reports for ``path`` (in the current folder)."""
+    r = CliRunner().invoke(main, ["audit", path, "--jobs", jobs, "-o", f"b{jobs}.csv",
+                                  "--findings", f"f{jobs}.csv"])
+    return r.output, Path(f"b{jobs}.csv").read_bytes(), Path(f"f{jobs}.csv").read_bytes()
+
+
 def test_parts_give_the_records_of_the_whole_file(tmp_path):
     path = tmp_path / "big.pbn"
     path.write_text("% PBN 2.1\n%HRTitleDate 2019.05.04\n\n" + games(40))
@@ -90,12 +97,7 @@ def test_jobs_2_on_a_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monkeypa
     monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
     monkeypatch.chdir(tmp_path)
     Path("big.pbn").write_text(games(60, revoke_every=5))
-    reports = []
-    for jobs in ("1", "2"):
-        r = CliRunner().invoke(main, ["audit", "big.pbn", "--jobs", jobs, "-o", f"b{jobs}.csv",
-                                      "--findings", f"f{jobs}.csv"])
-        reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
-                        Path(f"f{jobs}.csv").read_bytes()))
+    reports = [audit_with_jobs("big.pbn", jobs) for jobs in ("1", "2")]
     assert len(run.work_units(["big.pbn"], 2, Limits())) == 15
     assert reports[0] == reports[1] and b"RV00" in reports[0][2]
 
@@ -168,12 +170,7 @@ def test_jobs_2_on_a_lin_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monk
     monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
     monkeypatch.chdir(tmp_path)
     Path("big.lin").write_text(lin_lines(30))
-    reports = []
-    for jobs in ("1", "2"):
-        r = CliRunner().invoke(main, ["audit", "big.lin", "--jobs", jobs, "-o", f"b{jobs}.csv",
-                                      "--findings", f"f{jobs}.csv"])
-        reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
-                        Path(f"f{jobs}.csv").read_bytes()))
+    reports = [audit_with_jobs("big.lin", jobs) for jobs in ("1", "2")]
     assert len(run.work_units(["big.lin"], 2, Limits())) == 8
     assert reports[0] == reports[1] and b"RV00" in reports[0][2]
 
@@ -191,12 +188,7 @@ def test_jobs_2_on_a_file_cut_but_not_splittable_reads_it_whole(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     Path("big.pbn").write_text(change(games(30, revoke_every=5)))
     assert cut("big.pbn", 4, 1 << 30, 32) and not splittable("big.pbn")
-    reports = []
-    for jobs in ("1", "2"):
-        r = CliRunner().invoke(main, ["audit", "big.pbn", "--jobs", jobs, "-o", f"b{jobs}.csv",
-                                      "--findings", f"f{jobs}.csv"])
-        reports.append((r.output, Path(f"b{jobs}.csv").read_bytes(),
-                        Path(f"f{jobs}.csv").read_bytes()))
+    reports = [audit_with_jobs("big.pbn", jobs) for jobs in ("1", "2")]
     assert reports[0] == reports[1] and reports[0][1].count(b"\n") > 25
 
 
