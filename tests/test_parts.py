@@ -208,15 +208,22 @@ PBN_ODD = ['[Event "x"]\n', '[Board "77"]\n', '[Deal "N:AKQJT98765432... - - -"]
 
 
 def _mixed(text: str, odd: list[str], picks: list[tuple[int, int, int]]) -> str:
-    """``text`` with ``odd`` pieces put at the starts of lines or after a ``|``: each pick is
-    (which piece, which line, before the line (0) or after its n-th ``|``)."""
+    """``text`` changed by each pick (which change, which line, where on it): an ``odd`` piece
+    put at the start of the line or after its n-th ``|``, or the line deleted, or cut short
+    after its n-th ``|`` (the two changes after the pieces)."""
     lines = text.split("\n")
-    for piece, at, where in picks:
+    for change, at, where in picks:
         i = at % max(len(lines) - 1, 1)
         line = lines[i]
         bars = [k + 1 for k, ch in enumerate(line) if ch == "|"]
         pos = bars[where % len(bars)] if where and bars else 0
-        lines[i] = line[:pos] + odd[piece % len(odd)] + line[pos:]
+        change %= len(odd) + 2
+        if change == len(odd):
+            del lines[i]
+        elif change == len(odd) + 1:
+            lines[i] = line[:pos] if pos else line[:where]
+        else:
+            lines[i] = line[:pos] + odd[change] + line[pos:]
     return "\n".join(lines)
 
 
@@ -228,8 +235,8 @@ PICKS = st.lists(st.tuples(st.integers(0, 99), st.integers(0, 999), st.integers(
 @given(picks=PICKS)
 def test_a_lin_file_that_splits_reads_as_the_whole_whatever_is_mixed_in(tmp_path, picks):
     """Odd pairs (keys in any case, a second md, a vugraph header, names for both rooms),
-    stray text and bytes put into a file of one board per line: whenever ``plan`` still
-    splits it, the parts give exactly the records of the whole file."""
+    stray text and bytes put into a file of one board per line, lines deleted or cut short:
+    whenever ``plan`` still splits it, the parts give exactly the records of the whole file."""
     path = tmp_path / "mixed.lin"
     path.write_bytes(_mixed(LIN_TEXT, LIN_ODD, picks).encode("utf-8"))
     if plan(str(path), 3, 1 << 30, 1) is not None:
@@ -241,10 +248,10 @@ def test_a_lin_file_that_splits_reads_as_the_whole_whatever_is_mixed_in(tmp_path
 @given(picks=PICKS)
 def test_a_pbn_file_that_splits_reads_as_the_whole_whatever_is_mixed_in(tmp_path, picks):
     """Tags that start a new game, inheritance, comments over blank lines, directives, blank
-    lines and stray text put into a PBN file: whenever ``plan`` still splits it, the parts
-    give exactly the records of the whole file."""
+    lines and stray text put into a PBN file, lines deleted or cut short: whenever ``plan``
+    still splits it, the parts give exactly the records of the whole file."""
     path = tmp_path / "mixed.pbn"
-    path.write_bytes(_mixed(PBN_TEXT, PBN_ODD, [(p, a, 0) for p, a, _ in picks])
+    path.write_bytes(_mixed(PBN_TEXT, PBN_ODD, picks)
                      .encode("utf-8", "surrogateescape"))
     if plan(str(path), 3, 1 << 30, 1) is not None:
         whole, got, _ = whole_and_parts(path, 3, context=1)  # parts do not read the whole file
