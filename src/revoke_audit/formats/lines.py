@@ -14,7 +14,7 @@ MAX_LINE = 1 << 20  # 1 MiB; longer lines are cut (PS005)
 _CHUNK = 1 << 16
 # C0 controls but tab, newline and carriage return; and DEL.  None of them can be part of a
 # UTF-8 or cp1252 multi-byte character, so deleting them from the bytes is safe.
-_CONTROL = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+DELETED = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 # a line end, then blank lines ("\r" alone counts as blank: it is nothing to either reader)
 _BLANK_RUN = re.compile(rb"\n([\r\n]*\n)")
 _C1 = re.compile("[\x80-\x9f]")  # C1 controls, which only decoded text can hold
@@ -51,7 +51,7 @@ class LineReader:
             raw = read(size)
             if not raw:
                 break
-            lines, gaps = _split(raw.translate(None, _CONTROL))
+            lines, gaps = _split(raw.translate(None, DELETED))
             last = lines.pop()  # the start of a line that ends in a later chunk (maybe b"")
             if lines:
                 start = 0

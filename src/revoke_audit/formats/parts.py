@@ -45,7 +45,7 @@ from itertools import repeat
 from typing import Iterator
 
 from ..record import BoardRecord
-from .lines import MAX_LINE
+from .lines import DELETED, MAX_LINE
 from .lin import read_lin
 from .pbn import read_pbn
 
@@ -90,8 +90,6 @@ _LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+
 # the name not followed by a name character).  One pass over the file.
 _TAG_SCAN = re.compile(rb"\[(?:[^\]\n]*+(?:\n|\Z)|\s|(Event|Board|Deal)(?!\w))")
 _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", quoted or not
-# the control characters the line reader deletes (``lines._CONTROL``): a line of them is blank
-_DELETED = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _CHUNK = 1 << 22
 # a charset named in the header, as the PBN lexer finds it
 _NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
@@ -170,7 +168,7 @@ def _has_deleted(data: mmap.mmap) -> bool:
     times faster than a regular expression's search."""
     for start in range(0, len(data), _CHUNK):
         chunk = data[start:start + _CHUNK]
-        if len(chunk.translate(None, _DELETED)) != len(chunk):
+        if len(chunk.translate(None, DELETED)) != len(chunk):
             return True
     return False
 
