@@ -204,7 +204,8 @@ PBN_ODD = ['[Event "x"]\n', '[Board "77"]\n', '[Deal "N:AKQJT98765432... - - -"]
            '[Deal"N:AKQJT98765432... - - -"]\n', '[Event  "w"]\n', '[Event "##x"]\n',
            '[Note "a\n\nb"]\n', '[Note "a\n[Event \\"q\\"]"]\n', '[Event\n"v"]\n', "%\n",
            "[Board \"81\"\n", '[Note "open\n', "\x00\n", "*\n", '[Play "N"]\n',
-           '[Note "caf\udce9"]\n', "caf\udce9\n"]  # \udce9: the byte 0xE9, not UTF-8
+           '[Note "caf\udce9"]\n', "caf\udce9\n",  # \udce9: the byte 0xE9, not UTF-8
+           "\r\r\n", "x\r\r\n"]  # CRs that end no line
 
 
 def _mixed(text: str, odd: list[str], picks: list[tuple[int, int, int]]) -> str:
@@ -260,3 +261,12 @@ def test_a_pbn_file_that_splits_reads_as_the_whole_whatever_is_mixed_in(tmp_path
 
 LIN_TEXT = lin_lines(12)
 PBN_TEXT = games(12)
+
+
+def test_a_file_with_crlf_line_ends_splits_like_the_whole(tmp_path):
+    """CRLF line ends (Windows tools) are plain: such a file splits, and its parts give the
+    whole file's records (a CR anywhere else keeps a file whole)."""
+    path = tmp_path / "crlf.pbn"
+    path.write_bytes(games(20).replace("\n", "\r\n").encode())
+    whole, got, parts = whole_and_parts(path, 3, context=1)
+    assert len(parts) == 7 and got == whole and len(whole) == 20

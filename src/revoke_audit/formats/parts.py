@@ -19,8 +19,8 @@ its bytes:
   them is a blank line) and no line the reader decodes by its cp1252 fallback (PS002 is said
   once per file) in the charset the header names, or UTF-8; no line the reader cuts
   (``lines.MAX_LINE``);
-* it is plain text (no byte order mark, lines ending in ``\\n``) and below the size a file may
-  expand to.
+* it is plain text (no byte order mark, lines ending in ``\\n`` or ``\\r\\n``, no other CR)
+  and below the size a file may expand to.
 
 A LIN file is split only when every line is one whole board and nothing else, as the LIN reader
 draws the boundaries between boards (``_LIN_SPLITS`` says exactly what that takes): pairs
@@ -90,6 +90,9 @@ _LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+
 # the name not followed by a name character).  One pass over the file.
 _TAG_SCAN = re.compile(rb"\[(?:[^\]\n]*+(?:\n|\Z)|\s|(Event|Board|Deal)(?!\w))")
 _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", quoted or not
+# a CR not ending a line: the line reader takes a line of CRs in a run of blank lines for a
+# blank line, or not, by what else its chunk of the file holds
+_LONE_CR = re.compile(rb"\r(?!\n)")
 _CHUNK = 1 << 22
 # a charset named in the header, as the PBN lexer finds it
 _NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
@@ -150,6 +153,7 @@ def splittable(path: str) -> bool:
             if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") \
                     or data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0 \
                     or (data.find(b"#", first) >= 0 and _INHERITS.search(data, first)) \
+                    or (data.find(b"\r", first) >= 0 and _LONE_CR.search(data, first)) \
                     or _has_deleted(data) or not _decodes_alike(data, first):
                 return False
             return _plain_header(path, data[:first]) and _one_game_each(data, first, starts)
