@@ -155,3 +155,14 @@ def test_matches_the_contract_for_any_chunking(data, max_line, chunk_size):
                     break
                 run.add(m)
             assert run & set(numbers), (n, data)
+
+
+@given(chunk_size=st.integers(1, 40))
+def test_a_line_of_carriage_returns_comes_empty_whatever_the_chunking(chunk_size):
+    """A line of nothing but CRs is blank: it comes empty in every chunking (it came as
+    ``\\r`` when its chunk held no run of blank lines, and as part of an empty run when it did,
+    so a game could end there or not, by where the chunks fell)."""
+    data = b"[a]\r\n\r\r\n[b]\n\n\n[c]\n\r\r\r\n[d]\n"
+    got = split(data, chunk_size=chunk_size)
+    assert all(line == b"" for n, line, _ in got if n in (2, 7))
+    assert [line for _, line, _ in got if line] == [b"[a]", b"[b]", b"[c]", b"[d]"]

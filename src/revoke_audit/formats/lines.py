@@ -109,8 +109,11 @@ def _split(chunk: bytes) -> tuple[list[bytes], dict[int, int]]:
 
 
 def _clean(line: bytes) -> bytes:
-    """Drop one trailing ``\\r`` (CRLF files)."""
-    return line[:-1] if line.endswith(b"\r") else line
+    """Drop one trailing ``\\r`` (CRLF files); a line of nothing but ``\\r`` is blank, and
+    comes empty whatever chunk it was read in (a run of blank lines comes empty too)."""
+    if not line.endswith(b"\r"):
+        return line
+    return b"" if not line.strip(b"\r") else line[:-1]
 
 
 def decode(line: bytes, charset: str | None = None) -> tuple[str, bool]:

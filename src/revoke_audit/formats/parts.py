@@ -90,8 +90,8 @@ _LIN_SPLITS = re.compile(rb"(?:" + _LIN_LINE + rb"\n)*+(?:" + _LIN_LINE + rb")?+
 # the name not followed by a name character).  One pass over the file.
 _TAG_SCAN = re.compile(rb"\[(?:[^\]\n]*+(?:\n|\Z)|\s|(Event|Board|Deal)(?!\w))")
 _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", quoted or not
-# a CR not ending a line: the line reader takes a line of CRs in a run of blank lines for a
-# blank line, or not, by what else its chunk of the file holds
+# a CR not ending a line: the line reader takes a line of nothing but CRs for a blank line,
+# which ends a game, and the blank runs above do not (such files are read whole)
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _CHUNK = 1 << 22
 # a charset named in the header, as the PBN lexer finds it
