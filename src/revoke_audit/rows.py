@@ -34,12 +34,18 @@ class Rendered:
     log_lines: frozenset[int] = frozenset()  # the director's log rows that matched this board
     # the board's CSV lines as ``report.CsvReport`` writes them (boards.csv, findings.csv),
     # made by a worker process so that the parent only copies them; None when not made, and
-    # dropped whenever ``row`` or ``findings`` change (``selection.filter_rendered``)
+    # dropped when the findings change (``restated``)
     csv: tuple[str, str] | None = None
 
     @property
     def status(self) -> str:
         return str(self.row["status"]) if self.row is not None else ""
+
+    def restated(self, findings: list[dict[str, object]],
+                 row: dict[str, object] | None = None) -> Rendered:
+        """This board with other findings (and, given, its row restated to them); its CSV
+        lines no longer say the same, so they are dropped."""
+        return Rendered(self.row if row is None else row, findings, self.log_lines)
 
     def lean(self) -> Rendered:
         """This board for a reader that takes its CSV lines (``csv``) and needs no more of its

@@ -143,7 +143,7 @@ def _quiet_worker() -> None:
 
 
 _RUN: RunBudget | None = None  # in a worker: the run's decompressed bytes, shared
-_CSV: CsvText | None = None  # in a worker: the rows' CSV text, made here instead of in the parent
+_CSV = CsvText()  # in a worker: the rows' CSV text, made here instead of in the parent
 
 
 # A worker holds a unit's rows until the unit is done (thousands of boards' objects, all
@@ -154,10 +154,10 @@ WORKER_GC_THRESHOLDS = (50_000, 20, 1_000)
 
 
 def _start_worker(run: RunBudget) -> None:
-    global _RUN, _CSV
+    global _RUN
     _quiet_worker()
     gc.set_threshold(*WORKER_GC_THRESHOLDS)
-    _RUN, _CSV = run, CsvText()
+    _RUN = run
 
 
 def _render_unit(args: tuple[tuple, AuditOptions, Limits, bool]
@@ -166,10 +166,9 @@ def _render_unit(args: tuple[tuple, AuditOptions, Limits, bool]
     with its CSV lines, and ``lean`` when asked."""
     unit, options, limits, lean = args
     done = render_unit(unit, options, limits, _RUN)
-    csv_text = _CSV or CsvText()
     for _src, rows, _last in done:
         for i, r in enumerate(rows):
-            r.csv = csv_text.lines(r)
+            r.csv = _CSV.lines(r)
             if lean:
                 rows[i] = r.lean()
     return done

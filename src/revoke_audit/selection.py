@@ -11,7 +11,7 @@ Rules (ruff's): ``select`` replaces the default (every code), ``extend_select`` 
 and on a tie ``ignore`` wins.  ``ALL`` stands for every code."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .codes import CODES, FAMILIES, board_status, family
@@ -94,9 +94,9 @@ def filter_rendered(rendered: Iterable, keep: Keep) -> Iterator:
             yield r
         elif r.row is None:  # the director's log's own findings: no board row to restate
             if kept:
-                yield replace(r, findings=kept, csv=None)
+                yield r.restated(kept)
         else:
-            yield replace(r, row=restate(r.row, kept), findings=kept, csv=None)
+            yield r.restated(kept, restate(r.row, kept))
 
 
 def screen(rendered: Iterable, selection: Selection | None = None, baseline=None,

@@ -113,7 +113,7 @@ def _clean(line: bytes) -> bytes:
     comes empty whatever chunk it was read in (a run of blank lines comes empty too)."""
     if not line.endswith(b"\r"):
         return line
-    return b"" if not line.strip(b"\r") else line[:-1]
+    return b"" if line[:1] == b"\r" and not line.strip(b"\r") else line[:-1]
 
 
 def decode(line: bytes, charset: str | None = None) -> tuple[str, bool]:

@@ -150,15 +150,25 @@ def splittable(path: str) -> bool:
                 return False  # a line the reader cuts (PS005): what follows it may carry on
             if kind == "lin":
                 return bool(_LIN_SPLITS.fullmatch(data))
-            if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") \
-                    or data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0 \
-                    or (data.find(b"#", first) >= 0 and _INHERITS.search(data, first)) \
-                    or (data.find(b"\r", first) >= 0 and _LONE_CR.search(data, first)) \
-                    or _has_deleted(data) or not _decodes_alike(data, first):
-                return False
-            return _plain_header(path, data[:first]) and _one_game_each(data, first, starts)
+            return (_plain_text(data, first) and _plain_header(path, data[:first])
+                    and _one_game_each(data, first, starts))
     except (OSError, ValueError):
         return False
+
+
+def _plain_text(data: mmap.mmap, first: int) -> bool:
+    """A PBN file's text after its header carries nothing from line to line or game to game:
+    no byte order mark, ``{`` comment, ``%`` directive, inherited value, CR that ends no line,
+    control character, or line the reader decodes by its fallback (the module's list)."""
+    if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return False
+    if data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0:
+        return False
+    if data.find(b"#", first) >= 0 and _INHERITS.search(data, first):
+        return False
+    if data.find(b"\r", first) >= 0 and _LONE_CR.search(data, first):
+        return False
+    return not _has_deleted(data) and _decodes_alike(data, first)
 
 
 def _longest(starts: list[int], size: int) -> int:
