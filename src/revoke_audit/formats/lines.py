@@ -32,18 +32,20 @@ class LineReader:
 
     The stream is read ``chunk_size`` bytes at a time (default ``_CHUNK``); each chunk is split
     once, so the cost is linear, and at most ``max_line`` bytes of an unfinished line are held
-    between chunks."""
+    between chunks.  ``first_line``: the number of the stream's first line (a stream that is
+    the rest of a file)."""
 
     def __init__(self, stream: BinaryIO, max_line: int = MAX_LINE,
-                 chunk_size: int | None = None) -> None:
+                 chunk_size: int | None = None, first_line: int = 1) -> None:
         self.stream = stream
+        self.first_line = first_line  # the number of the stream's first line
         self.max_line = max_line
         self.size = _CHUNK if chunk_size is None else chunk_size
         self.unterminated = False
 
     def __iter__(self) -> Iterator[tuple[int, bytes, bool]]:
         max_line, read, size = self.max_line, self.stream.read, self.size
-        nxt = 1  # the number of the next line to yield
+        nxt = self.first_line  # the number of the next line to yield
         pieces: list[bytes] = []  # the unfinished line's bytes from earlier chunks
         held = 0  # their total length, never more than max_line
         skipping = False  # the current line was cut: drop the rest of it, up to its newline

@@ -45,16 +45,20 @@ from typing import BinaryIO, Iterator
 from ...findings import Finding
 from ...record import BoardRecord
 from ..lines import LineReader
-from .fast import read_block
+from . import lookup as pbn_lookup
+from .blocks import Block, Pieces
+from .fast import read_block, read_data
+from .plain import PlainGame, read_plain
 from .games import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Games
 from .lexer import Lexer
 from .write import format_pbn
 
-__all__ = ["read_pbn", "format_pbn", "MAX_GAME_LINES", "MAX_GAME_BYTES", "MAX_DIAGNOSTICS"]
+__all__ = ["read_pbn", "format_pbn", "PlainGame", "as_record", "MAX_GAME_LINES",
+           "MAX_GAME_BYTES", "MAX_DIAGNOSTICS"]
 
 
 def read_pbn(stream: BinaryIO, source: str, *, diagnostics: list[Finding] | None = None,
-             games_before: int = 0) -> Iterator[BoardRecord]:
+             games_before: int = 0, plain: bool = False) -> Iterator[BoardRecord | PlainGame]:
     """Yield one ``BoardRecord`` per game (a block with at least one tag) of a PBN stream.
 
     Problems inside a game are on its record.  Problems outside any game (text, binary junk or
@@ -62,46 +66,62 @@ def read_pbn(stream: BinaryIO, source: str, *, diagnostics: list[Finding] | None
     else onto the next record (after the last game: onto the last record; so each record is
     yielded when the next game is complete).  Never raises for any content; I/O errors of the
     stream itself are the caller's.  ``games_before``: the stream is a part of a file that
-    follows that many games (``formats.parts``), so its games are numbered on from there."""
+    follows that many games (``formats.parts``), so its games are numbered on from there.
+    ``plain``: the plainest games come as ``plain.PlainGame`` (their text, for ``lane``)."""
     games = Games(source, diagnostics, games_before)
-    held: BoardRecord | None = None
+    games.plain = plain
+    held: BoardRecord | PlainGame | None = None
     for rec in _records(stream, games):
         if held is not None:
             yield held
         held = rec
     if held is not None:
         if games.orphans:
+            held = as_record(held)
             held = replace(held, diagnostics=held.diagnostics + tuple(games.orphans))
         yield held
+
+
+def as_record(item: BoardRecord | PlainGame) -> BoardRecord:
+    """A record, from a ``PlainGame`` if need be."""
+    return item.record() if type(item) is PlainGame else item
 
 
 def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     """Every record of the stream, as soon as its game ends; internal errors become PS123.
 
-    The lines of a block (up to a blank line) are held back while it may be a plain game:
-    ``fast.read_block`` reads those whole; any other block goes to the lexer line by line."""
+    A block that comes whole (``blocks.Pieces``) is read as a plain game when it is one
+    (``fast.read_data``), else line by line.  Other lines come one at a time; the lines of a
+    block (up to a blank line) are held back while it may be a plain game: ``fast.read_block``
+    reads those whole; any other block goes to the lexer line by line."""
     lexer = Lexer(games)
     out = games.out
     lineno = size = 0
     block: list[bytes] = []
     collecting = True  # at the start of a block: it may be a plain game
-    lines = LineReader(stream)  # numbers the lines; a run of blank lines comes as one
-    for lineno, raw, cut in lines:
-        if raw:
-            if collecting and not cut:
-                block.append(raw)
-                size += len(raw)
-                if size <= MAX_GAME_BYTES and len(block) <= MAX_GAME_LINES:
-                    continue
-                _feed_lines(lexer, block, lineno - len(block) + 1)
-            else:
-                _feed_lines(lexer, block, lineno - len(block))
-                _feed(lexer, raw, cut, lineno)
-            block, size, collecting = [], 0, False
+    # numbers the lines; a run of blank lines comes as one
+    lines = Pieces(stream) if pbn_lookup.ENABLED else LineReader(stream)
+    for piece in lines:
+        if type(piece) is Block:  # after a blank line (or at the start): nothing is held
+            _whole_block(lexer, games, piece)
+            lineno = piece.blank
         else:
-            _end_block(lexer, games, block, lineno - len(block))
-            block, size, collecting = [], 0, True
-            _feed(lexer, raw, cut, lineno)
+            lineno, raw, cut = piece
+            if raw:
+                if collecting and not cut:
+                    block.append(raw)
+                    size += len(raw)
+                    if size <= MAX_GAME_BYTES and len(block) <= MAX_GAME_LINES:
+                        continue
+                    _feed_lines(lexer, block, lineno - len(block) + 1)
+                else:
+                    _feed_lines(lexer, block, lineno - len(block))
+                    _feed(lexer, raw, cut, lineno)
+                block, size, collecting = [], 0, False
+            else:
+                _end_block(lexer, games, block, lineno - len(block))
+                block, size, collecting = [], 0, True
+                _feed(lexer, raw, cut, lineno)
         if out:
             yield from out
             out.clear()
@@ -117,10 +137,11 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     out.clear()
 
 
-def _cut_in_play(rec: BoardRecord, lineno: int) -> BoardRecord:
+def _cut_in_play(rec: BoardRecord | PlainGame, lineno: int) -> BoardRecord:
     """The last game of a file whose last line, with no newline, holds cards of its play:
     the file was cut there (PS004), unless the play is complete or ended by ``*``.  (No file of
     the corpus ends that way: the last boards with an unfinished play all end with a newline.)"""
+    rec = as_record(rec)
     if (not rec.play or rec.play[-1].line != lineno or rec.play_stopped
             or len(rec.play) >= 52):
         return rec
@@ -139,6 +160,19 @@ def _end_block(lexer: Lexer, games: Games, block: list[bytes], first: int) -> No
         plain = False
     if not plain:
         _feed_lines(lexer, block, first)
+
+
+def _whole_block(lexer: Lexer, games: Games, piece: Block) -> None:
+    """A block that came whole, and the blank line after it: as ``_end_block`` would (or as a
+    ``PlainGame``, when asked for)."""
+    try:
+        plain = ((games.plain and read_plain(lexer, games, piece))
+                 or read_data(lexer, games, piece.data, piece.nlines, piece.first))
+    except Exception:  # noqa: BLE001 - the lenient reader reads it and says what is wrong
+        plain = False
+    if not plain:
+        _feed_lines(lexer, piece.lines(), piece.first)
+    _feed(lexer, b"", False, piece.blank)
 
 
 def _feed_lines(lexer: Lexer, lines: list[bytes], first: int) -> None:

@@ -43,17 +43,22 @@ _SECTIONS = {name: section_of(name) for name in (  # the usual tags' sections, l
 def read_block(lexer: Lexer, games: Games, lines: list[bytes], first: int) -> bool:
     """Read ``lines`` (a block between blank lines, starting on line ``first``) as one plain
     game and end it through ``games``; False, having changed nothing, when it is not plain."""
+    return read_data(lexer, games, b"\n".join(lines), len(lines), first)
+
+
+def read_data(lexer: Lexer, games: Games, data: bytes, nlines: int, first: int) -> bool:
+    """``read_block`` for the block's bytes (its ``nlines`` lines joined by newlines)."""
     if not (pbn_lookup.ENABLED and games.game is None and not games.orphans and not lexer.in_comment
-            and lexer.pending_tag is None and len(lines) <= MAX_GAME_LINES):
+            and lexer.pending_tag is None and nlines <= MAX_GAME_LINES):
         return False
-    nbytes = sum(map(len, lines)) + len(lines)
-    text = _decode(b"\n".join(lines), lexer.charset)
+    nbytes = len(data) + 1
+    text = _decode(data, lexer.charset)
     if text is None or nbytes > MAX_GAME_BYTES:
         return False
     g = _game(text, first)
     if g is None:
         return False
-    g.nlines, g.nbytes = len(lines), nbytes
+    g.nlines, g.nbytes = nlines, nbytes
     games.game = g
     games.end_game()
     return True

@@ -37,6 +37,7 @@ class Games:
         self.orphans: list[Finding] = []  # outside any game, when the caller gave no list
         self.orphan_count = 0
         self.inheritance = Inheritance(source)
+        self.plain = False  # plain games come as ``plain.PlainGame`` (``read_pbn(plain=True)``)
 
     # --- diagnostics -------------------------------------------------------------------------
     def diag(self, code: str, message: str, line: int | None) -> None:
@@ -224,11 +225,16 @@ class Inheritance:
             if name not in tags:
                 tags[name] = value
         self._second_table(g, tags)
+        self.remember(tags)
+        return tags
+
+    def remember(self, tags: dict[str, str]) -> None:
+        """A game's resolved tags: for ``#`` in later games, and for a later game with no Deal."""
+        prev = self.prev
         for name, value in tags.items():  # bounded: junk files invent endless tag names
             if len(value) <= _MAX_INHERITED_VALUE and (name in prev or len(prev) < _MAX_INHERITED):
                 prev[name] = value
         self.prev_game_tags = tags
-        return tags
 
     def _second_table(self, g: Game, tags: dict[str, str]) -> None:
         """A game with an auction or play but no Deal, on the same board as the game before,

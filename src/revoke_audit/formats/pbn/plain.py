@@ -1,0 +1,111 @@
+"""Plain PBN games held as their text, for the whole-board fast lane (``revoke_audit.lane``).
+
+When the caller asks for it (``read_pbn(..., plain=True)``), a block that came whole and is
+the plainest kind of game - ASCII, one tag per line from ``TAGS``, no ``#`` inheritance, the
+Auction and Play sections written as bare tokens - is not built into a ``BoardRecord``: the
+reader yields a ``PlainGame``, its tags and section text, and the lane audits it without the
+record, replay and ruling objects, or hands it back (``PlainGame.record``) for the full audit.
+``record`` gives exactly the record the reader would have built: the same ``fast._game`` and
+``build_record`` on the same text, and the same state around it - the game is only taken when
+no comment, tag, stray text or ``##`` value is pending and no title date applies (so nothing is
+inherited into it), and it updates the ``#`` memory as any game does."""
+from __future__ import annotations
+
+import re
+
+from ...record import BoardRecord
+from .blocks import Block
+from .build import _room, build_record
+from .fast import _decode, _game
+from .games import Games
+from .lexer import Lexer
+
+# the tags whose meaning the lane knows (any other tag: the game is read the usual way)
+TAGS = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
+                  "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play",
+                  "Room", "Table"))
+# tag lines, each followed by lines of bare tokens (letters and digits)
+_BLOCK = re.compile(r'(?:\[[A-Za-z]+ "[^"\\#\n]*"\]\n(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\n)*)+')
+_TAG = re.compile(r'\[([A-Za-z]+) "([^"]*)"\]\n((?:[A-Za-z0-9][^\n]*\n)*)')
+
+
+class PlainGame:
+    """A plain game: its tags (in order), its Auction and Play tokens' text, where it is."""
+
+    __slots__ = ("source", "line", "game", "tags", "auction", "play", "text", "_hands")
+
+    def __init__(self, source: str, line: int, game: int, tags: dict[str, str], auction: str,
+                 play: str, text: str) -> None:
+        self.source = source
+        self.line = line  # its first line: a tag
+        self.game = game
+        self.tags = tags
+        self.auction = auction
+        self.play = play
+        self.text = text
+        self._hands: object = False  # not worked out yet
+
+    def record(self) -> BoardRecord:
+        """The record the reader builds for this game (for the full audit)."""
+        g = _game(self.text, self.line)
+        if g is None:  # cannot happen: a plain game is a fast one
+            raise ValueError(f"line {self.line}: not a plain game")
+        g.nlines, g.nbytes = self.text.count("\n") + 1, len(self.text) + 1
+        return build_record(g, dict(self.tags), self.source, self.game)
+
+    # what a neighbouring board's audit asks of it (``replay.coherence.with_neighbours``)
+    @property
+    def hands(self):
+        if self._hands is False:
+            self._hands = self.record().hands
+        return self._hands
+
+    @property
+    def board(self) -> str:
+        return self.tags.get("Board", "").strip()
+
+    @property
+    def room(self) -> str:
+        return _room(self.tags)
+
+    # what ``laws.dates.edition_for`` reads
+    @property
+    def date(self) -> str:
+        return self.tags.get("Date", "")
+
+    @property
+    def event(self) -> str:
+        return self.tags.get("Event", "")
+
+
+def read_plain(lexer: Lexer, games: Games, piece: Block) -> bool:
+    """Take ``piece`` as a ``PlainGame`` onto ``games.out`` when it is one and nothing around
+    it is pending; False, having changed nothing, otherwise."""
+    inherit = games.inheritance
+    if (games.game is not None or games.orphans or lexer.in_comment
+            or lexer.pending_tag is not None or inherit.sticky or games.title_date
+            or not piece.data.isascii()):
+        return False
+    text = _decode(piece.data, lexer.charset)  # None: a charset that is not ASCII's
+    if text is None or _BLOCK.fullmatch(text + "\n") is None:
+        return False
+    tags: dict[str, str] = {}
+    auction = play = ""
+    found = _TAG.findall(text + "\n")
+    for name, value, data in found:
+        if name not in TAGS:
+            return False
+        tags[name] = value
+        if data:
+            if name == "Play":
+                play = data
+            elif name == "Auction":
+                auction = data
+            else:
+                return False  # stray text
+    if len(tags) != len(found) or "Deal" not in tags:
+        return False
+    games.games += 1
+    inherit.remember(tags)
+    games.out.append(PlainGame(games.source, piece.first, games.games, tags, auction, play, text))
+    return True
