@@ -16,6 +16,7 @@ LAYERS = [
     ["options", "checks"],
     ["audit"],
     ["rows", "selection", "baseline"],
+    ["lane"],
     ["units"],
     ["report", "sarif", "streamed_json", "frames"],
     ["workers", "run", "dask_engine"],

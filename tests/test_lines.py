@@ -166,3 +166,10 @@ def test_a_line_of_carriage_returns_comes_empty_whatever_the_chunking(chunk_size
     got = split(data, chunk_size=chunk_size)
     assert all(line == b"" for n, line, _ in got if n in (2, 7))
     assert [line for _, line, _ in got if line] == [b"[a]", b"[b]", b"[c]", b"[d]"]
+
+
+def test_a_cut_line_that_starts_with_carriage_returns_is_not_blank():
+    """Its first bytes are CRs but the line goes on: it comes as those bytes, less one CR (it
+    came empty, like a blank line, so a PBN game could end inside an over-long line)."""
+    assert split(b"\r\ra", max_line=2, chunk_size=1) == [(1, b"\r", True)]
+    assert split(b"\r\r\rab\nx", max_line=3) == [(1, b"\r\r", True), (2, b"x", False)]

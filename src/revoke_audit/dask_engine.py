@@ -16,13 +16,13 @@ import os
 import posixpath
 from typing import Callable, Iterable, Iterator
 
-from .audit import audit_records
+from .lane import render_records
 from .formats import (Limits, RunBudget, as_paths, iter_sources, read_file, read_stream,
                       unreadable)
 from .formats.sources import SUFFIXES
 from . import units
 from .options import AuditOptions
-from .rows import Rendered, render
+from .rows import Rendered
 
 MISSING = ("the dask engine needs Dask: install the extra with "
            "pip install 'revoke-audit[dask]'")
@@ -53,7 +53,7 @@ def render_on_dask(paths: Iterable[str] | str, options: AuditOptions, limits: Li
                                   pure=False))
         for unit in plan:
             if unit == units.STDIN:  # standard input is this process's: read here, in its place
-                yield from (render(a) for a in audit_records(read_file("-", limits), options))
+                yield from render_records(read_file("-", limits, plain=True), options)
                 if on_file is not None:
                     on_file("-")
                 continue
@@ -109,9 +109,9 @@ def _remote_files(url: str) -> Iterator[str]:
     yield from (f"{protocol}://{f}" for f in wanted) if wanted else [url]
 
 
-def _read(source: str, limits: Limits, run: RunBudget):
+def _read(source: str, limits: Limits, run: RunBudget, plain: bool = False):
     if not _is_url(source):
-        yield from read_file(source, limits, run)
+        yield from read_file(source, limits, run, plain)
         return
     import fsspec
 
@@ -121,7 +121,7 @@ def _read(source: str, limits: Limits, run: RunBudget):
         yield unreadable(source, "PS001", f"cannot read file: {exc}")
         return
     with fh:
-        yield from read_stream(fh, source, posixpath.basename(source), limits)
+        yield from read_stream(fh, source, posixpath.basename(source), limits, plain)
 
 
 def _is_url(path: str) -> bool:

@@ -13,12 +13,12 @@ import signal
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-from .audit import audit_records
+from .lane import render_records
 from .formats import Limits, RunBudget, iter_sources, read_file
 from .formats.parts import splittable
 from .options import AuditOptions
 from .report import CsvText, deferred_signals
-from .rows import Rendered, log_findings, render
+from .rows import Rendered, log_findings
 from .units import STDIN, processes_wanted, render_unit, split_files, work_units
 from .workers import InOrder, map_in_order, resolve_jobs, start_workers, worker_pool
 
@@ -64,8 +64,7 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
     if jobs <= 1:
         run = RunBudget(limits.run_bytes)
         for src in iter_sources(paths):
-            for a in audit_records(read_file(src, limits, run), options):
-                yield render(a)
+            yield from render_records(read_file(src, limits, run, plain=True), options)
             done_file(src)
         return
     sources = list(iter_sources(paths))
@@ -76,8 +75,7 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
         units, done = _submit(pool, sources, jobs, (options, limits, not rows))
         for unit in units:
             if unit == STDIN:  # standard input is the parent's
-                for a in audit_records(read_file("-", limits, run), options):
-                    yield render(a)
+                yield from render_records(read_file("-", limits, run, plain=True), options)
                 done_file("-")
                 continue
             for src, rows, last in next(done):

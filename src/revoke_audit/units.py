@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 from typing import Callable
 
-from .audit import audit_board, audit_records
+from .lane import render_records
 from .formats import Limits, RunBudget, read_file
 from .formats.parts import Part, cut, plan, read_part
 from .options import AuditOptions
-from .replay.coherence import NEIGHBOURS, with_neighbours
-from .rows import Rendered, render
+from .replay.coherence import NEIGHBOURS
+from .rows import Rendered
 
 STDIN = ("stdin",)
 PART_GAMES = 5000  # games of a large file in one unit of work
@@ -101,7 +101,7 @@ def render_unit(unit: tuple, options: AuditOptions, limits: Limits,
     if unit[0] == "part":
         part, last = unit[1], unit[2]
         return [(part.path, render_part(part, options), last)]
-    return [(src, [render(a) for a in audit_records(read(src, limits, run), options)], True)
+    return [(src, list(render_records(read(src, limits, run, plain=True), options)), True)
             for src in unit[1]]
 
 
@@ -109,6 +109,4 @@ def render_part(part: Part, options: AuditOptions) -> list[Rendered]:
     """The games of a part of a file audited and rendered; its context games (read before and
     after it) serve only as neighbours."""
     keep = range(part.skip, part.skip + part.count)
-    return [render(audit_board(record, options, neighbours))
-            for i, (record, neighbours) in enumerate(with_neighbours(read_part(part)))
-            if i in keep]
+    return list(render_records(read_part(part, plain=True), options, keep))

@@ -68,7 +68,7 @@ class LineReader:
                     if gaps:
                         nxt += gaps.get(i, 0)
                     if len(line) > max_line:
-                        yield nxt, _clean(line[:max_line]), True
+                        yield nxt, _cut(line, max_line), True
                     else:
                         yield nxt, _clean(line), False
                     nxt += 1
@@ -79,7 +79,7 @@ class LineReader:
             pieces.append(last)
             held += len(last)
             if held > max_line:
-                yield nxt, _clean(b"".join(pieces)[:max_line]), True
+                yield nxt, _cut(b"".join(pieces), max_line), True
                 nxt += 1
                 pieces, held, skipping = [], 0, True
         self.unterminated = bool(pieces) or skipping
@@ -108,6 +108,13 @@ def _split(chunk: bytes) -> tuple[list[bytes], dict[int, int]]:
             gaps[len(lines)] = dropped
         lines.extend(parts[i + 1].split(b"\n"))
     return lines, gaps
+
+
+def _cut(line: bytes, max_line: int) -> bytes:
+    """The first ``max_line`` bytes of an over-long line, less one trailing ``\\r``.  The line
+    goes on, so it is not blank even when those bytes are all CRs."""
+    line = line[:max_line]
+    return line[:-1] if line.endswith(b"\r") else line
 
 
 def _clean(line: bytes) -> bytes:

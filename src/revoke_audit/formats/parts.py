@@ -298,9 +298,10 @@ def _parts(path: str, kind: str, data: mmap.mmap, header: int, starts: list[int]
     return out
 
 
-def read_part(part: Part) -> Iterator[BoardRecord]:
+def read_part(part: Part, plain: bool = False) -> Iterator[BoardRecord]:
     """The records of a part, context included, numbered as in the whole file: the header,
-    blank lines standing for the lines skipped, then the part's bytes."""
+    blank lines standing for the lines skipped, then the part's bytes.  ``plain``: as for
+    ``read_pbn``."""
     with open(part.path, "rb") as fh:
         header = fh.read(part.header)
         fh.seek(part.start)
@@ -310,4 +311,4 @@ def read_part(part: Part) -> Iterator[BoardRecord]:
     if part.kind == "lin":
         yield from read_lin(stream, part.path, games_before=part.games_before)
     else:
-        yield from read_pbn(stream, part.path, games_before=part.games_before)
+        yield from read_pbn(stream, part.path, games_before=part.games_before, plain=plain)

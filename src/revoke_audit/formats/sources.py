@@ -159,11 +159,12 @@ def read_boards(paths: PathArg | Iterable[PathArg], limits: Limits | None = None
         yield from read_file(source, limits, run)
 
 
-def read_file(path: str, limits: Limits | None = None, run: RunBudget | None = None
-              ) -> Iterator[BoardRecord]:
+def read_file(path: str, limits: Limits | None = None, run: RunBudget | None = None,
+              plain: bool = False) -> Iterator[BoardRecord]:
     """Records of one source from ``iter_sources``: a file, an archive, ``-``, or a folder
-    with nothing to read (its placeholder row)."""
-    reading = Reading(limits or Limits(), run)
+    with nothing to read (its placeholder row).  ``plain``: a PBN file's plainest games come
+    as ``formats.pbn.PlainGame`` (for ``lane.render_records``)."""
+    reading = Reading(limits or Limits(), run, plain)
     if path == "-":
         yield from _read_stdin(reading)
         return
@@ -181,11 +182,11 @@ def read_file(path: str, limits: Limits | None = None, run: RunBudget | None = N
                                        seekable=fh if stat.S_ISREG(mode) else None), path)
 
 
-def read_stream(fh: BinaryIO, source: str, name: str, limits: Limits | None = None
-                ) -> Iterator[BoardRecord]:
+def read_stream(fh: BinaryIO, source: str, name: str, limits: Limits | None = None,
+                plain: bool = False) -> Iterator[BoardRecord]:
     """Records from one open binary stream (an archive, gzip, PBN or LIN, told by content;
     ``name`` is the fallback for telling)."""
-    reading = Reading(limits or Limits(), None)
+    reading = Reading(limits or Limits(), None, plain)
     yield from _guarded(_read_blob(Meter(fh, reading), source, name, reading), source)
 
 
@@ -305,12 +306,16 @@ def _read_text(stream: io.BufferedReader, head: bytes, source: str, kind: str,
     if encoding or cr_lines:
         stream = io.BufferedReader(Text(stream, encoding, cr_lines), 1 << 16)
     if kind == "pbn":
-        from .pbn import read_pbn as reader
+        from .pbn import read_pbn
+
+        records = read_pbn(stream, source, plain=reading.plain)
     else:
-        from .lin import read_lin as reader
+        from .lin import read_lin
+
+        records = read_lin(stream, source)
     n = 0
     limit = reading.limits.archive_boards
-    for record in reader(stream, source):
+    for record in records:
         if in_archive:
             if reading.boards >= limit:
                 reading.halted = True

@@ -57,8 +57,9 @@ class Reading:
     """One source's share of the limits: what its archives expanded, the boards read from
     them, and why reading stopped (an archive-wide limit)."""
 
-    def __init__(self, limits: Limits, run: RunBudget | None) -> None:
+    def __init__(self, limits: Limits, run: RunBudget | None, plain: bool = False) -> None:
         self.limits = limits
+        self.plain = plain  # PBN's plainest games may come as ``PlainGame`` (``lane``)
         self.run = run if run is not None else RunBudget(limits.run_bytes)
         self.expanded = 0
         self.boards = 0

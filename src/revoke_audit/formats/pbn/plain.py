@@ -20,10 +20,13 @@ from .fast import _decode, _game
 from .games import Games
 from .lexer import Lexer
 
-# the tags whose meaning the lane knows (any other tag: the game is read the usual way)
+# the tags whose meaning the lane knows: those it reads, and those no audit reads (kept in the
+# record's tags, and for ``#`` in later games); any other tag: the game is read the usual way
 TAGS = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
                   "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play",
-                  "Room", "Table"))
+                  "Room", "Table",
+                  "Score", "ScoreIMP", "ScoreMP", "ScorePercentage", "Scoring", "Round",
+                  "HomeTeam", "VisitTeam", "Section", "Stage", "Competition", "Annotator"))
 # tag lines, each followed by lines of bare tokens (letters and digits)
 _BLOCK = re.compile(r'(?:\[[A-Za-z]+ "[^"\\#\n]*"\]\n(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\n)*)+')
 _TAG = re.compile(r'\[([A-Za-z]+) "([^"]*)"\]\n((?:[A-Za-z0-9][^\n]*\n)*)')

@@ -1,0 +1,267 @@
+"""The whole-board fast lane: a plain PBN game with nothing to find goes straight to its row.
+
+Most boards of an archive are clean: a full deal, a contract the auction agrees with, thirteen
+tricks in which everyone followed suit (Law 44C), the stated result the play gives.  For such a
+board the audit has nothing to say but its row, and building the record, the replay's tricks
+and the ruling costs five times what the row does.  ``render_records`` sends each
+``formats.pbn.plain.PlainGame`` through ``plain_row``, which reads the tags with the reader's
+own functions (``formats.pbn.build``), replays the 52 cards on bitmasks, and gives the row only
+when every check the full audit makes would pass:
+
+* the reader would file no problem about the tags (its functions say so, memoised by value);
+* the deal is valid, the declarer and contract are known and agree with the auction (no
+  RC020/RC021), the opening lead is from declarer's left (Law 41A, no RC012);
+* the play is 52 cards, each held by the player on turn, each following suit when it can
+  (Law 44C: no revoke, Law 61A), the winner of each trick leading the next (Law 44G);
+* the stated Result, if any, is the tricks the play gives (no RC023);
+* the edition applied scores duplicate (a rubber code's row has its bonuses: full audit).
+
+Anything else - and any director's log, which may add revokes only it shows - goes the full
+way, through ``PlainGame.record()``, the same record the reader would have built.  The row is
+made by ``rows.board_row``'s rules for a clean board; ``tests/test_lane.py`` checks on every
+corpus game, generated files and mutated games that a lane row is the full audit's row.
+``ENABLED = False`` turns the lane off."""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from .audit import audit_board
+from .auction import derive_contract, parse_contract
+from .cards import NOTRUMP, RANKS, SEATS, SUIT_MASKS, SUITS, parse_seat
+from .codes import board_status
+from .formats.pbn.build import _contract, _dealer, _declarer, _result, _vulnerable
+from .formats.pbn.lookup import fast_deal
+from .formats.pbn.plain import PlainGame
+from .formats.pbn.sections import read_auction
+from .laws import Scoring, get_edition
+from .laws.dates import edition_for
+from .options import AuditOptions
+from .record import BoardRecord
+from .replay.coherence import with_neighbours
+from .replay.model import COMPLETE
+from .rows import Rendered, render
+from .scoring import RUBBER_COLUMNS, result_string, score_ns
+
+ENABLED = True
+_CARDS = {s + r: i * 13 + j for i, s in enumerate(SUITS) for j, r in enumerate(RANKS)}
+_CLEAN = board_status(())
+_PLAYED = str(COMPLETE)
+_NO_RUBBER = dict.fromkeys(RUBBER_COLUMNS)
+_MEMO_MAX = 4096
+
+
+def render_records(records: Iterable[BoardRecord | PlainGame], options: AuditOptions,
+                   keep: range | None = None) -> Iterator[Rendered]:
+    """The report rows of each board, in order: a plain game through the lane when it can
+    (``plain_row``), every other board through the full audit (``audit.audit_board``), which
+    sees the deals of the boards around it.  ``keep``: only the boards at these positions
+    (a part of a file read with games around it)."""
+    lane = ENABLED and options.table_facts is None
+    for i, (item, neighbours) in enumerate(with_neighbours(records)):
+        if keep is not None and i not in keep:
+            continue
+        if type(item) is PlainGame:
+            rendered = plain_row(item, options) if lane else None
+            if rendered is not None:
+                yield rendered
+                continue
+            item = item.record()
+        yield render(audit_board(item, options, neighbours))
+
+
+def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
+    """The rows of a plain game with nothing to find; None when the full audit must see it."""
+    tags = pg.tags
+    get = tags.get
+    head = _header((get("Dealer"), get("Vulnerable"), get("Declarer"), get("Contract"),
+                    get("Auction"), pg.auction, get("Play"), get("Result")))
+    if head is None:
+        return None
+    dealer, vul, declarer, contract, trump, stated = head
+    hands = fast_deal(get("Deal", ""))
+    if hands is None or not pg.play:
+        return None
+    played = _tricks(list(hands), pg.play, (declarer + 1) % 4, trump, declarer & 1)
+    if played is None or (stated is not None and stated != played):
+        return None
+    laws = _edition(pg, options.laws)
+    if laws is None:
+        return None
+    return Rendered(_row(pg, dealer, vul, declarer, contract, stated, played, laws), [])
+
+
+# --- the tags -----------------------------------------------------------------------------------
+
+def _header(values: tuple) -> tuple | None:
+    """(dealer, vul, declarer, contract, trump, stated tricks) from the tag values, when the
+    reader files no problem about them and the audit none about the contract; else None."""
+    dealer_tag, vul_tag, declarer_tag, contract_tag, auction_tag, auction, play_tag, result = values
+    seats = _memo(_seats, (dealer_tag, vul_tag, declarer_tag, contract_tag, play_tag))
+    if seats is None:
+        return None
+    dealer, vul, declarer, contract, trump = seats
+    if auction_tag is not None:
+        got = _memo(_auction, (auction_tag, auction))
+        if got is None:
+            return None
+        first, derived, derived_declarer = got
+        if dealer is None:
+            dealer = first
+        elif first != dealer:
+            return None  # PS115
+        if derived is not None and (derived != contract or derived_declarer != declarer):
+            return None  # RC020 / RC021
+    elif auction:
+        return None
+    if result is None:
+        stated = None
+    elif result.isdigit() and len(result) <= 2:
+        stated = int(result)  # what ``build._result`` reads of a plain number
+        if stated > 13:
+            return None  # PS113
+    else:
+        stated = _memo(_result_of, (result, declarer, contract))
+        if stated is None:
+            return None
+    return dealer, vul, declarer, contract, trump, stated
+
+
+_memos: dict[tuple, object] = {}
+_MISSING = object()
+
+
+def _memo(read, args: tuple):
+    """``read(*args)``, remembered (the reader's functions are pure functions of the values)."""
+    key = (read, args)
+    got = _memos.get(key, _MISSING)
+    if got is _MISSING:
+        if len(_memos) >= _MEMO_MAX:
+            _memos.clear()
+        got = _memos[key] = read(*args)
+    return got
+
+
+class _Problems(list):
+    """The codes of what the reader's functions file (``build.Diag``)."""
+
+    def __call__(self, code: str, message: str, line: int | None) -> None:
+        self.append(code)
+
+
+def _tags(**values: str | None) -> dict[str, str]:
+    return {name: v for name, v in values.items() if v is not None}
+
+
+def _seats(dealer_tag, vul_tag, declarer_tag, contract_tag, play_tag) -> tuple | None:
+    """(dealer, vul, declarer, contract, trump) as ``build`` reads them; None when it files a
+    problem, a contract or declarer is missing or marked, or the lead is not from declarer's
+    left."""
+    d = _Problems()
+    tags = _tags(Dealer=dealer_tag, Vulnerable=vul_tag, Declarer=declarer_tag,
+                 Contract=contract_tag)
+    dealer, vul = _dealer(tags, {}, d), _vulnerable(tags, {}, d)
+    declarer, swapped = _declarer(tags, {}, d)
+    contract = _contract(tags, {}, d)
+    if d or declarer is None or contract is None or swapped or contract == "Pass":
+        return None
+    if play_tag is None or parse_seat(play_tag) != (declarer + 1) % 4:
+        return None
+    strain = parse_contract(contract)[1]
+    return dealer, vul, declarer, contract, None if strain == NOTRUMP else strain
+
+
+def _auction(auction_tag: str, auction: str) -> tuple | None:
+    """(first seat, derived contract, derived declarer) as ``build`` reads the Auction; None
+    when it files a problem or there is no call."""
+    d = _Problems()
+    calls, first = read_auction([(t, 0) for t in auction.split()], parse_seat(auction_tag), d, 0)
+    if d or first is None or not calls:
+        return None
+    return (first, *derive_contract(calls, first))
+
+
+def _result_of(result: str, declarer: int, contract: str) -> int | None:
+    """Declarer's tricks as ``build`` reads a Result; None when it files a problem, gives none,
+    or the result is marked ``^``."""
+    d = _Problems()
+    stated, flagged = _result({"Result": result}, {}, declarer, contract, d)
+    return None if d or flagged else stated
+
+
+# --- the play -----------------------------------------------------------------------------------
+
+def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: int
+            ) -> int | None:
+    """Tricks won by the side ``side`` (declarer's: 0 N-S, 1 E-W) in 52 cards written in seat
+    columns from ``leader``, each trick led by the winner of the one before; None unless every
+    card is held by the player on turn and follows suit when it can."""
+    cards = [_CARDS.get(t) for t in play.split()]
+    if len(cards) != 52 or None in cards:
+        return None
+    won = 0
+    seat = leader
+    for base in range(0, 52, 4):
+        trick = cards[base:base + 4]
+        c = trick[(seat - leader) & 3]
+        held = hands[seat]
+        if not held >> c & 1:
+            return None
+        hands[seat] = held ^ (1 << c)
+        led = c // 13
+        best, win = c, seat
+        for step in (1, 2, 3):
+            s = (seat + step) & 3
+            c = trick[(s - leader) & 3]
+            held = hands[s]
+            if not held >> c & 1:
+                return None
+            hands[s] = held ^ (1 << c)
+            suit = c // 13
+            if suit == led:
+                if best // 13 == led and c > best:
+                    best, win = c, s
+            elif held & SUIT_MASKS[led]:
+                return None  # a revoke: the full audit rules it
+            elif suit == trump and (best // 13 != trump or c > best):
+                best, win = c, s
+        if win & 1 == side:
+            won += 1
+        seat = win
+    return won
+
+
+# --- the row ------------------------------------------------------------------------------------
+
+_editions: dict[tuple, str | None] = {}
+
+
+def _edition(pg: PlainGame, laws: str) -> str | None:
+    """The edition applied to the game (``laws.dates``), when it scores duplicate."""
+    key = (pg.date, pg.event, laws)
+    got = _editions.get(key, False)
+    if got is False:
+        if len(_editions) >= _MEMO_MAX:
+            _editions.clear()
+        name = edition_for(pg, laws)[0]
+        got = _editions[key] = name if get_edition(name).scoring == Scoring.DUPLICATE else None
+    return got
+
+
+def _row(pg: PlainGame, dealer, vul, declarer, contract, stated, played, laws
+         ) -> dict[str, object]:
+    """``rows.board_row`` of a clean, complete board."""
+    get = pg.tags.get
+    score = score_ns(contract, declarer, vul, played)
+    return {
+        "source": pg.source, "line": pg.line, "game": pg.game, "event": get("Event", ""),
+        "date": get("Date", ""), "board": pg.board, "room": pg.room,
+        "dealer": SEATS[dealer] if dealer is not None else "", "vul": vul or "",
+        "declarer": SEATS[declarer], "contract": contract, "play": _PLAYED,
+        "tricks_stated": stated, "tricks_played": played, "tricks_adjusted": played,
+        "result_adjusted": result_string(contract, played), "score_ns": score,
+        "score_ns_adjusted": score, "revokes": 0, "defective_tricks": 0, "record_errors": 0,
+        "laws": laws, "status": _CLEAN, "scoring": str(Scoring.DUPLICATE), "parse_problems": 0,
+        **_NO_RUBBER,
+        "north": get("North", ""), "east": get("East", ""), "south": get("South", ""),
+        "west": get("West", ""), "tricks_equity": None, "review_64c": None,
+    }

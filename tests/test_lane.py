@@ -1,0 +1,221 @@
+"""The whole-board fast lane (``lane``) gives exactly the full audit's rows, or leaves the
+board to it: on generated files, on games changed one tag or card at a time, under each
+edition and option, and on every corpus PBN file; and it is taken for clean plain games."""
+from __future__ import annotations
+
+import csv
+import io
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from revoke_audit import lane
+from revoke_audit.cards import SEATS
+from revoke_audit.formats.pbn import read_pbn
+from revoke_audit.options import AuditOptions
+from revoke_audit.table_facts import TableFacts
+
+from test_pbn_fast import MUTATIONS, plain_game
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def rows(data: bytes, options: AuditOptions, use_lane: bool, monkeypatch) -> list:
+    monkeypatch.setattr(lane, "ENABLED", use_lane)
+    return list(lane.render_records(read_pbn(io.BytesIO(data), "x.pbn", plain=True), options))
+
+
+def taken(monkeypatch) -> list:
+    """The rows the lane gives, as they are given."""
+    got: list = []
+    real = lane.plain_row
+
+    def counting(pg, options):
+        row = real(pg, options)
+        if row is not None:
+            got.append(row)
+        return row
+    monkeypatch.setattr(lane, "plain_row", counting)
+    return got
+
+
+def assert_same(data: bytes, monkeypatch, options: AuditOptions = AuditOptions()) -> None:
+    full = rows(data, options, False, monkeypatch)
+    fast = rows(data, options, True, monkeypatch)
+    assert len(fast) == len(full)
+    for a, b in zip(full, fast):
+        assert a == b, f"line {a.row and a.row['line']}"
+
+
+def clean_game(rnd: random.Random, number: int) -> str:
+    """``test_pbn_fast.plain_game`` made consistent: the auction starts with the dealer and
+    gives the stated contract and declarer, and Result is what the play gives (so a game with
+    a full play and no revoke is clean)."""
+    text = plain_game(rnd, number)
+    tag = dict(re.findall(r'\[(\w+) "([^"]*)"\]', text))
+    dealer = rnd.randrange(4)
+    declarer = SEATS.index(tag["Declarer"])
+    calls = ["Pass"] * ((declarer - dealer) % 4) + [tag["Contract"], "Pass", "Pass", "Pass"]
+    text = re.sub(r'\[Auction "\w"\]\n[^\[]*', f'[Auction "{SEATS[dealer]}"]\n'
+                  + " ".join(calls) + "\n", text)
+    text = change_tag(text, "Dealer", SEATS[dealer])
+    row = next(iter(lane.render_records(read_pbn(io.BytesIO(text.encode()), "x.pbn"),
+                                        AuditOptions()))).row
+    if row["tricks_played"] is not None:
+        text = change_tag(text, "Result", str(row["tricks_played"]))
+    return text
+
+
+def clean_file(seed: int, games: int = 30, mutate: float = 0.25) -> bytes:
+    """Consistent plain games (``clean_game``), some changed by ``test_pbn_fast.MUTATIONS``."""
+    rnd = random.Random(seed)
+    texts = [clean_game(rnd, n) for n in range(1, games + 1)]
+    texts = [rnd.choice(MUTATIONS)(t) if rnd.random() < mutate else t for t in texts]
+    return ("% PBN 2.1\n% EXPORT\n\n" + "\n".join(texts)).encode()
+
+
+# --- generated files ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(10))
+def test_generated_files_give_the_full_audits_rows(seed, monkeypatch):
+    data = clean_file(seed)
+    got = taken(monkeypatch)
+    assert_same(data, monkeypatch)
+    assert len(got) >= 5  # the lane was taken, and gave the same rows
+
+
+@pytest.mark.parametrize("laws", ["auto", "2017", "2007", "1997", "1932", "bridge-whist"])
+@pytest.mark.parametrize("discovered", ["table", "after-round"])
+def test_every_edition_and_discovery_gives_the_full_audits_rows(laws, discovered, monkeypatch):
+    options = AuditOptions(laws=laws, discovered=discovered)
+    got = taken(monkeypatch)
+    assert_same(clean_file(3), monkeypatch, options)
+    assert bool(got) == (laws not in ("1932", "bridge-whist"))  # rubber codes: the full way
+
+
+def test_the_lane_is_taken_for_clean_plain_games(monkeypatch):
+    """Every clean game with a full play but the last (read line by line) takes the lane."""
+    data = clean_file(7, games=40, mutate=0)
+    got = taken(monkeypatch)
+    full = rows(data, AuditOptions(), True, monkeypatch)
+    clean = [r for r in full[:-1] if r.status == "clean" and r.row["play"] == "complete"]
+    assert got == clean and len(clean) > 15
+
+
+# --- one change at a time ------------------------------------------------------------------------
+
+CHANGES = [
+    ("Dealer", ["N", "E", "S", "W", "n", "North", "X", "", "?"]),
+    ("Vulnerable", ["None", "NS", "EW", "All", "Both", "Love", "-", "ns", "Q", ""]),
+    ("Declarer", ["N", "E", "S", "W", "s", "South", "^N", "", "?"]),
+    ("Contract", ["1S", "3NT", "4HX", "2DXX", "Pass", "7C", "8S", "", "4 S", "3N"]),
+    ("Result", ["0", "7", "9", "13", "14", "NS 9", "EW 4", "^9", "", "x"]),
+    ("Auction", ["N", "E", "S", "W", "", "Q"]),
+    ("Play", ["N", "E", "S", "W", "", "x"]),
+    ("Date", ["2024.01.01", "1990.05.05", "1933.01.01", "2017", "", "?"]),
+    ("Board", ["1", " 2 ", "", "x"]),
+]
+
+
+def change_tag(text: str, name: str, value: str | None) -> str:
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith(f"[{name} "):
+            if value is None:
+                del lines[i]
+            else:
+                lines[i] = f'[{name} "{value}"]'
+            break
+    return "\n".join(lines)
+
+
+def change_card(text: str, k: int, token: str) -> str:
+    head, _, play = text.partition('[Play "')
+    seat, _, cards = play.partition("\n")
+    tokens = cards.split()
+    if tokens:
+        tokens[k % len(tokens)] = token
+    return head + '[Play "' + seat + "\n" + "\n".join(
+        " ".join(tokens[i:i + 4]) for i in range(0, len(tokens), 4)) + "\n"
+
+
+def swap_cards(text: str, a: int, b: int) -> str:
+    head, _, play = text.partition('[Play "')
+    seat, _, cards = play.partition("\n")
+    tokens = cards.split()
+    if tokens:
+        a, b = a % len(tokens), b % len(tokens)
+        tokens[a], tokens[b] = tokens[b], tokens[a]
+    return head + '[Play "' + seat + "\n" + "\n".join(
+        " ".join(tokens[i:i + 4]) for i in range(0, len(tokens), 4)) + "\n"
+
+
+CHANGE = st.one_of(
+    st.sampled_from(CHANGES).flatmap(
+        lambda nv: st.tuples(st.just("tag"), st.just(nv[0]),
+                             st.one_of(st.none(), st.sampled_from(nv[1])))),
+    st.tuples(st.just("card"), st.integers(0, 51), st.sampled_from(["SA", "H2", "DT", "CK", "-",
+                                                                      "sa", "S10", "*"])),
+    st.tuples(st.just("swap"), st.integers(0, 51), st.integers(0, 51)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10_000), st.lists(CHANGE, min_size=1, max_size=3))
+def test_a_changed_game_gives_the_full_audits_row(seed, changes):
+    """Each change either leaves the game clean (and the lane's row is the full audit's) or
+    gives the full audit something to say (and the lane leaves the board to it)."""
+    games = clean_file(seed % 50, games=4).decode().split("\n\n")
+    text = games[1]
+    for kind, a, b in changes:
+        if kind == "tag":
+            text = change_tag(text, a, b)
+        elif kind == "card":
+            text = change_card(text, a, b)
+        else:
+            text = swap_cards(text, a, b)
+    games[1] = text
+    data = "\n\n".join(games).encode()
+    with pytest.MonkeyPatch.context() as mp:
+        assert_same(data, mp)
+
+
+def test_a_director_log_turns_the_lane_off(monkeypatch):
+    """A log may add revokes only it shows, on any board: every board goes the full way."""
+    options = AuditOptions(table_facts=TableFacts("log.csv"))
+    got = taken(monkeypatch)
+    assert_same(clean_file(1), monkeypatch, options)
+    assert got == []
+
+
+def test_a_plain_game_beside_unusual_ones_keeps_its_neighbours(monkeypatch):
+    """A board the full audit sees still has the deals of plain games around it."""
+    rnd = random.Random(4)
+    games = [plain_game(rnd, n) for n in range(1, 6)]
+    games[2] = games[2].replace("[Deal", '[Deal "N:- - - -"]\n[X', 1)
+    assert_same("\n".join(games).encode(), monkeypatch)
+
+
+# --- the corpus ----------------------------------------------------------------------------------
+
+def test_every_corpus_pbn_file_gives_the_full_audits_rows(monkeypatch):
+    if not (CORPUS / "SOURCES.tsv").exists():
+        pytest.skip("shared corpus not present")
+    with open(CORPUS / "SOURCES.tsv", newline="", encoding="utf-8") as f:
+        paths = [CORPUS / r["local_path"] for r in csv.DictReader(f, delimiter="\t")
+                 if r["format"] == "pbn"]
+    got = taken(monkeypatch)
+    boards = 0
+    for path in paths:
+        # CRLF files (most of the corpus) read line by line; read with LF line ends, their
+        # plain games take the lane (and the full audit gets the same bytes)
+        data = path.read_bytes().replace(b"\r\n", b"\n")
+        full = rows(data, AuditOptions(), False, monkeypatch)
+        fast = rows(data, AuditOptions(), True, monkeypatch)
+        assert fast == full, path
+        boards += len(full)
+    assert boards > 50000 and len(got) > 1000
