@@ -202,14 +202,8 @@ def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: i
     seat = leader
     for base in range(0, 52, 4):
         trick = cards[base:base + 4]
-        c = trick[(seat - leader) & 3]
-        held = hands[seat]
-        if not held >> c & 1:
-            return None
-        hands[seat] = held ^ (1 << c)
-        led = c // 13
-        best, win = c, seat
-        for step in (1, 2, 3):
+        led = best = win = -1
+        for step in (0, 1, 2, 3):
             s = (seat + step) & 3
             c = trick[(s - leader) & 3]
             held = hands[s]
@@ -217,7 +211,9 @@ def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: i
                 return None
             hands[s] = held ^ (1 << c)
             suit = c // 13
-            if suit == led:
+            if step == 0:
+                led, best, win = suit, c, s
+            elif suit == led:
                 if best // 13 == led and c > best:
                     best, win = c, s
             elif held & SUIT_MASKS[led]:
