@@ -192,12 +192,22 @@ def test_a_director_log_turns_the_lane_off(monkeypatch):
     assert got == []
 
 
-def test_a_plain_game_beside_unusual_ones_keeps_its_neighbours(monkeypatch):
-    """A board the full audit sees still has the deals of plain games around it."""
+def test_a_board_with_another_boards_deal_is_named_from_plain_games_around_it(monkeypatch):
+    """Board 3's record carries board 2's deal; its play is that of the deal a later plain
+    game (board 6) has.  The finding names board 6's deal as the repair, as when every board
+    went the full way: ``coherence.with_neighbours`` asks the plain game for its hands."""
     rnd = random.Random(4)
-    games = [plain_game(rnd, n) for n in range(1, 6)]
-    games[2] = games[2].replace("[Deal", '[Deal "N:- - - -"]\n[X', 1)
-    assert_same("\n".join(games).encode(), monkeypatch)
+    games = [clean_game(rnd, n) for n in range(1, 6)]
+    games.append(change_tag(games[2], "Board", "6"))
+    games.append(clean_game(rnd, 7))  # the last game is read line by line: board 6 is plain
+    deal = re.search(r'\[Deal "[^"]*"\]', games[1]).group(0)
+    games[2] = re.sub(r'\[Deal "[^"]*"\]', deal, games[2])
+    data = "\n".join(games).encode()
+    got = taken(monkeypatch)
+    assert_same(data, monkeypatch)
+    third = rows(data, AuditOptions(), True, monkeypatch)[2]
+    assert third.status == "inconsistent" and "board 6" in third.findings[0]["message"]
+    assert any(r.row["board"] == "2" for r in got)  # board 2 itself took the lane
 
 
 # --- the corpus ----------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ corpus game, generated files and mutated games that a lane row is the full audit
 ``ENABLED = False`` turns the lane off."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Iterable, Iterator
 
 from .audit import audit_board
@@ -78,13 +79,13 @@ def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
     if head is None:
         return None
     dealer, vul, declarer, contract, trump, stated = head
-    hands = fast_deal(get("Deal", ""))
-    if hands is None or not pg.play:
+    hands = fast_deal(get("Deal", ""))  # only a deal written the usual way: no PS107/PS108
+    if hands is None:
         return None
     played = _tricks(list(hands), pg.play, (declarer + 1) % 4, trump, declarer & 1)
     if played is None or (stated is not None and stated != played):
         return None
-    laws = _edition(pg, options.laws)
+    laws = _memo(_duplicate_edition, (pg.date, pg.event, options.laws))
     if laws is None:
         return None
     return Rendered(_row(pg, dealer, vul, declarer, contract, stated, played, laws), [])
@@ -228,19 +229,11 @@ def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: i
 
 # --- the row ------------------------------------------------------------------------------------
 
-_editions: dict[tuple, str | None] = {}
-
-
-def _edition(pg: PlainGame, laws: str) -> str | None:
-    """The edition applied to the game (``laws.dates``), when it scores duplicate."""
-    key = (pg.date, pg.event, laws)
-    got = _editions.get(key, False)
-    if got is False:
-        if len(_editions) >= _MEMO_MAX:
-            _editions.clear()
-        name = edition_for(pg, laws)[0]
-        got = _editions[key] = name if get_edition(name).scoring == Scoring.DUPLICATE else None
-    return got
+def _duplicate_edition(date: str, event: str, laws: str) -> str | None:
+    """The edition ``laws.dates`` applies to a game of that date and event, when it scores
+    duplicate (a plain game has no title date)."""
+    name = edition_for(SimpleNamespace(date=date, event=event, tags={}), laws)[0]
+    return name if get_edition(name).scoring == Scoring.DUPLICATE else None
 
 
 def _row(pg: PlainGame, dealer, vul, declarer, contract, stated, played, laws

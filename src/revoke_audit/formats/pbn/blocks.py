@@ -95,13 +95,15 @@ def _stretch(data: bytes, line: int) -> Iterator[Block | tuple[int, bytes, bool]
     """``data``, which ends with a run of blank lines, as blocks and lines numbered from
     ``line``; returns the number of the line after it."""
     plain = _CHANGED.search(data) is None
-    pos, odd = 0, -1  # odd: where unchanged bytes start that the line reader must read
+    pos, odd = 0, -1  # odd: where the bytes start that a line reader must read, if any
     for m in _SEPARATOR.finditer(data):
         start, end = m.span()
         block = data[pos:start]
         nlines = block.count(b"\n") + 1
-        if (start > pos and data[pos] != 10 and nlines <= MAX_GAME_LINES and len(block) <= MAX_GAME_BYTES
-                and (plain or _CHANGED.search(block) is None)):
+        # a block: not empty, not opening with a blank line (the file's start), within a
+        # game's limits, and with nothing the line reader would change
+        if (start > pos and data[pos] != 10 and nlines <= MAX_GAME_LINES
+                and len(block) <= MAX_GAME_BYTES and (plain or _CHANGED.search(block) is None)):
             if odd >= 0:
                 line = yield from _by_line(data[odd:pos], line)
                 odd = -1

@@ -48,8 +48,7 @@ def read_block(lexer: Lexer, games: Games, lines: list[bytes], first: int) -> bo
 
 def read_data(lexer: Lexer, games: Games, data: bytes, nlines: int, first: int) -> bool:
     """``read_block`` for the block's bytes (its ``nlines`` lines joined by newlines)."""
-    if not (pbn_lookup.ENABLED and games.game is None and not games.orphans and not lexer.in_comment
-            and lexer.pending_tag is None and nlines <= MAX_GAME_LINES):
+    if not (pbn_lookup.ENABLED and between_games(lexer, games) and nlines <= MAX_GAME_LINES):
         return False
     nbytes = len(data) + 1
     text = _decode(data, lexer.charset)
@@ -62,6 +61,13 @@ def read_data(lexer: Lexer, games: Games, data: bytes, nlines: int, first: int) 
     games.game = g
     games.end_game()
     return True
+
+
+def between_games(lexer: Lexer, games: Games) -> bool:
+    """Nothing is pending that the next block would belong to: no game open, no problem found
+    outside games waiting for the next record, no comment or tag left open."""
+    return (games.game is None and not games.orphans and not lexer.in_comment
+            and lexer.pending_tag is None)
 
 
 def _decode(data: bytes, charset: str | None) -> str | None:

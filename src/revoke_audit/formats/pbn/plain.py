@@ -16,8 +16,9 @@ import re
 from ...record import BoardRecord
 from .blocks import Block
 from .build import _room, build_record
-from .fast import _decode, _game
+from .fast import _decode, _game, between_games
 from .games import Games
+from .lookup import fast_deal
 from .lexer import Lexer
 
 # the tags whose meaning the lane knows: those it reads, and those no audit reads (kept in the
@@ -59,8 +60,8 @@ class PlainGame:
     # what a neighbouring board's audit asks of it (``replay.coherence.with_neighbours``)
     @property
     def hands(self):
-        if self._hands is False:
-            self._hands = self.record().hands
+        if self._hands is False:  # as ``build._deal`` reads it: the usual way, else leniently
+            self._hands = fast_deal(self.tags["Deal"]) or self.record().hands
         return self._hands
 
     @property
@@ -85,10 +86,9 @@ def read_plain(lexer: Lexer, games: Games, piece: Block) -> bool:
     """Take ``piece`` as a ``PlainGame`` onto ``games.out`` when it is one and nothing around
     it is pending; False, having changed nothing, otherwise."""
     inherit = games.inheritance
-    if (games.game is not None or games.orphans or lexer.in_comment
-            or lexer.pending_tag is not None or inherit.sticky or games.title_date
+    if (not between_games(lexer, games) or inherit.sticky or games.title_date
             or not piece.data.isascii()):
-        return False
+        return False  # something would be inherited into it, or it is not ASCII
     text = _decode(piece.data, lexer.charset)  # None: a charset that is not ASCII's
     if text is None or _BLOCK.fullmatch(text + "\n") is None:
         return False
