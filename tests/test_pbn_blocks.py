@@ -38,7 +38,8 @@ def merged(lines: list[tuple[int, bytes, bool]]) -> list[tuple[int, bytes, bool]
 
 
 LINES = st.sampled_from([b'[Event "x"]', b'[Deal "N:AKQ.JT9.876.5432 - - -"]', b"SA SK SQ SJ",
-                         b"", b"", b"\r", b"a\rb", b"\x00x", b"\t", b"  ", b"%c", b"\xc3\xa9"])
+                         b"", b"", b"\r", b"a\rb", b"\x00x", b"\t", b"  ", b"%c", b"\xc3\xa9",
+                         b'[Event "x"]\r', b"SA SK\r", b"\r\r", b"\rx", b"x\r\r", b"\r\x00"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -62,6 +63,14 @@ def test_plain_blocks_come_whole():
     assert [(p.data, p.first, p.nlines, p.blank) for p in got if type(p) is Block] == [
         (b'[Event "a"]\n[Board "1"]', 1, 2, 3), (b'[Event "b"]', 5, 1, 6)]
     assert got[-1] == (7, b'[Event "c"]', False)  # the last block: line by line
+
+
+def test_crlf_blocks_come_whole_without_their_crs():
+    data = b'[Event "a"]\r\n[Board "1"]\r\n\r\n\r\n[Event "b"]\r\n\n[Event "c"]\r\n'
+    got = list(Pieces(io.BytesIO(data)))
+    assert [(p.data, p.first, p.nlines, p.blank) for p in got if type(p) is Block] == [
+        (b'[Event "a"]\n[Board "1"]', 1, 2, 3), (b'[Event "b"]', 5, 1, 6)]
+    assert got[-1] == (7, b'[Event "c"]', False)
 
 
 def test_a_file_without_blank_lines_is_read_line_by_line_past_the_hold():

@@ -5,15 +5,17 @@ tricks in which everyone followed suit (Law 44C), the stated result the play giv
 board the audit has nothing to say but its row, and building the record, the replay's tricks
 and the ruling costs five times what the row does.  ``render_records`` sends each
 ``formats.pbn.plain.PlainGame`` through ``plain_row``, which reads the tags with the reader's
-own functions (``formats.pbn.build``), replays the 52 cards on bitmasks, and gives the row only
+own functions (``formats.pbn.build``), replays the cards on bitmasks, and gives the row only
 when every check the full audit makes would pass:
 
 * the reader would file no problem about the tags (its functions say so, memoised by value);
 * the deal is valid, the declarer and contract are known and agree with the auction (no
   RC020/RC021), the opening lead is from declarer's left (Law 41A, no RC012);
-* the play is 52 cards, each held by the player on turn, each following suit when it can
+* the play is whole tricks, each card held by the player on turn and following suit when it can
   (Law 44C: no revoke, Law 61A), the winner of each trick leading the next (Law 44G);
-* the stated Result, if any, is the tricks the play gives (no RC023);
+* the stated Result, if any, is the tricks the play gives (no RC023); a play that stops after
+  a whole trick with a Result is claimed (PBN has no claim: the Result is taken as one), and
+  the claim lies between the tricks declarer won and those plus the tricks left (no RC022);
 * the edition applied scores duplicate (a rubber code's row has its bonuses: full audit).
 
 Anything else - and any director's log, which may add revokes only it shows - goes the full
@@ -39,14 +41,14 @@ from .laws.dates import edition_for
 from .options import AuditOptions
 from .record import BoardRecord
 from .replay.coherence import with_neighbours
-from .replay.model import COMPLETE
+from .replay.model import CLAIMED, COMPLETE
 from .rows import Rendered, render
 from .scoring import RUBBER_COLUMNS, result_string, score_ns
 
 ENABLED = True
 _CARDS = {s + r: i * 13 + j for i, s in enumerate(SUITS) for j, r in enumerate(RANKS)}
 _CLEAN = board_status(())
-_PLAYED = str(COMPLETE)
+_PLAYED, _CLAIMED = str(COMPLETE), str(CLAIMED)
 _NO_RUBBER = dict.fromkeys(RUBBER_COLUMNS)
 _MEMO_MAX = 4096
 
@@ -82,13 +84,22 @@ def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
     hands = fast_deal(get("Deal", ""))  # only a deal written the usual way: no PS107/PS108
     if hands is None:
         return None
-    played = _tricks(list(hands), pg.play, (declarer + 1) % 4, trump, declarer & 1)
-    if played is None or (stated is not None and stated != played):
+    got = _tricks(list(hands), pg.play, (declarer + 1) % 4, trump, declarer & 1)
+    if got is None:
         return None
+    won, done = got
+    if done == 13:
+        played, status = won, _PLAYED
+        if stated is not None and stated != played:
+            return None  # RC023
+    elif stated is not None and won <= stated <= won + 13 - done:
+        played, status = stated, _CLAIMED  # PBN has no claim: the Result is taken as one
+    else:
+        return None  # no claim (the result is unknown), or an impossible one (RC022)
     laws = _memo(_duplicate_edition, (pg.date, pg.event, options.laws))
     if laws is None:
         return None
-    return Rendered(_row(pg, dealer, vul, declarer, contract, stated, played, laws), [])
+    return Rendered(_row(pg, dealer, vul, declarer, contract, stated, played, status, laws), [])
 
 
 # --- the tags -----------------------------------------------------------------------------------
@@ -192,16 +203,20 @@ def _result_of(result: str, declarer: int, contract: str) -> int | None:
 # --- the play -----------------------------------------------------------------------------------
 
 def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: int
-            ) -> int | None:
-    """Tricks won by the side ``side`` (declarer's: 0 N-S, 1 E-W) in 52 cards written in seat
-    columns from ``leader``, each trick led by the winner of the one before; None unless every
-    card is held by the player on turn and follows suit when it can."""
-    cards = [_CARDS.get(t) for t in play.split()]
-    if len(cards) != 52 or None in cards:
+            ) -> tuple[int, int] | None:
+    """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, tricks played) in whole
+    tricks of cards (perhaps ended by ``*``) written in seat columns from ``leader``, each
+    trick led by the winner of the one before; None unless every card is held by the player
+    on turn and follows suit when it can."""
+    tokens = play.split()
+    if tokens[-1:] == ["*"]:
+        tokens.pop()  # the play stops there
+    cards = list(map(_CARDS.get, tokens))
+    if not cards or len(cards) % 4 or len(cards) > 52 or None in cards:
         return None
     won = 0
     seat = leader
-    for base in range(0, 52, 4):
+    for base in range(0, len(cards), 4):
         trick = cards[base:base + 4]
         led = best = win = -1
         for step in (0, 1, 2, 3):
@@ -224,7 +239,7 @@ def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: i
         if win & 1 == side:
             won += 1
         seat = win
-    return won
+    return won, len(cards) // 4
 
 
 # --- the row ------------------------------------------------------------------------------------
@@ -236,16 +251,16 @@ def _duplicate_edition(date: str, event: str, laws: str) -> str | None:
     return name if get_edition(name).scoring == Scoring.DUPLICATE else None
 
 
-def _row(pg: PlainGame, dealer, vul, declarer, contract, stated, played, laws
+def _row(pg: PlainGame, dealer, vul, declarer, contract, stated, played, status, laws
          ) -> dict[str, object]:
-    """``rows.board_row`` of a clean, complete board."""
+    """``rows.board_row`` of a clean board, complete or claimed."""
     get = pg.tags.get
     score = score_ns(contract, declarer, vul, played)
     return {
         "source": pg.source, "line": pg.line, "game": pg.game, "event": get("Event", ""),
         "date": get("Date", ""), "board": pg.board, "room": pg.room,
         "dealer": SEATS[dealer] if dealer is not None else "", "vul": vul or "",
-        "declarer": SEATS[declarer], "contract": contract, "play": _PLAYED,
+        "declarer": SEATS[declarer], "contract": contract, "play": status,
         "tricks_stated": stated, "tricks_played": played, "tricks_adjusted": played,
         "result_adjusted": result_string(contract, played), "score_ns": score,
         "score_ns_adjusted": score, "revokes": 0, "defective_tricks": 0, "record_errors": 0,

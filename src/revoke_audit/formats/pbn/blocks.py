@@ -1,17 +1,17 @@
 """A PBN stream as blank-line blocks, a megabyte at a time, for the reader's fast path.
 
 ``Pieces`` gives what ``lines.LineReader`` would give - ``(line number, line, was_cut)`` -
-except that a block of lines between blank lines whose bytes the line reader would pass on
-unchanged (no carriage return, no control character but tab, no more lines or bytes than a game
-may have) comes whole, as one ``Block``: its bytes, its first line's number and the number of
+except that a block of lines between blank lines which the line reader would pass on unchanged
+but for the CR that ends a line in a CRLF file (no other carriage return, no control character
+but tab, no more lines or bytes than a game may have) comes whole, as one ``Block``: its bytes, its first line's number and the number of
 the blank line after it.  The reader then reads a plain game from the bytes without a Python
 step per line.  Everything else - text around a carriage return or a control character, the
 file's start when it opens with blank lines, its last block, a block longer than ``_HOLD`` -
 goes through a ``LineReader`` over exactly those bytes, numbered on from where they start, so
 each of its lines comes as the line reader alone would give it.
 
-Why that is the same: a block is split off only at a run of two or more newlines that is
-followed by another byte, so every stretch handed to a line reader starts at the start of a
+Why that is the same: a block is split off only at a run of blank lines (empty, or a lone CR)
+that is followed by another line, so every stretch handed to a line reader starts at the start of a
 line and ends with a whole run of blank lines; the line reader gives a run of blank lines as one
 blank line (or, by where its chunks fall, two: the PBN reader reads both the same), and gives
 the same lines whatever its chunks (``tests/test_lines.py``).  ``tests/test_pbn_blocks.py``
@@ -27,9 +27,11 @@ from .game import MAX_GAME_BYTES, MAX_GAME_LINES
 
 _CHUNK = 1 << 20
 _HOLD = 4 << 20  # bytes held without a blank line before the rest is read line by line
-_SEPARATOR = re.compile(rb"\n\n+")
-# what the line reader changes (a CR, the control characters it deletes): none in a Block
+# a run of blank lines: empty, or a lone CR (the line reader's blank lines)
+_SEPARATOR = re.compile(rb"\n(?:\r?\n)+")
+# what the line reader changes: a CR, the control characters it deletes
 _CHANGED = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")
+_DELETED = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class Block:
@@ -80,15 +82,12 @@ class Pieces:
 
 
 def _end_of_last_run(data: bytes) -> int:
-    """The end of the last run of blank lines that has a byte after it; -1 if none."""
-    body = len(data.rstrip(b"\n"))
-    start = data.rfind(b"\n\n", 0, body)
+    """The end of the last run of blank lines that has a line after it; -1 if none."""
+    body = len(data.rstrip(b"\r\n"))
+    start = max(data.rfind(b"\n\n", 0, body), data.rfind(b"\n\r\n", 0, body))
     if start < 0:
         return -1
-    end = start + 2
-    while data[end:end + 1] == b"\n":
-        end += 1
-    return end
+    return _SEPARATOR.match(data, start).end()
 
 
 def _stretch(data: bytes, line: int) -> Iterator[Block | tuple[int, bytes, bool]]:
@@ -98,23 +97,34 @@ def _stretch(data: bytes, line: int) -> Iterator[Block | tuple[int, bytes, bool]
     pos, odd = 0, -1  # odd: where the bytes start that a line reader must read, if any
     for m in _SEPARATOR.finditer(data):
         start, end = m.span()
-        block = data[pos:start]
-        nlines = block.count(b"\n") + 1
+        block = data[pos:start] if plain else _unchanged(data[pos:start])
+        nlines = block.count(b"\n") + 1 if block else 0
         # a block: not empty, not opening with a blank line (the file's start), within a
         # game's limits, and with nothing the line reader would change
-        if (start > pos and data[pos] != 10 and nlines <= MAX_GAME_LINES
-                and len(block) <= MAX_GAME_BYTES and (plain or _CHANGED.search(block) is None)):
+        if (block and block[0] != 10 and nlines <= MAX_GAME_LINES
+                and len(block) <= MAX_GAME_BYTES):
             if odd >= 0:
                 line = yield from _by_line(data[odd:pos], line)
                 odd = -1
             yield Block(block, line, nlines, line + nlines)
-            line += nlines + end - start - 1
+            line += nlines + data.count(b"\n", start, end) - 1
         elif odd < 0:
             odd = pos
         pos = end
     if odd >= 0:
         line = yield from _by_line(data[odd:pos], line)
     return line
+
+
+def _unchanged(block: bytes) -> bytes:
+    """The block's lines as the line reader gives them, joined by newlines, when all it would
+    change is the CR that ends a line (CRLF files); else empty."""
+    if _DELETED.search(block) is not None:
+        return b""
+    block = block.replace(b"\r\n", b"\n")
+    if block.endswith(b"\r"):
+        block = block[:-1]  # the last line's, before the blank line
+    return b"" if b"\r" in block else block
 
 
 def _by_line(data: bytes, line: int) -> Iterator[tuple[int, bytes, bool]]:

@@ -1,14 +1,15 @@
 """Plain PBN games held as their text, for the whole-board fast lane (``revoke_audit.lane``).
 
 When the caller asks for it (``read_pbn(..., plain=True)``), a block that came whole and is
-the plainest kind of game - ASCII, one tag per line from ``TAGS``, no ``#`` inheritance, the
-Auction and Play sections written as bare tokens - is not built into a ``BoardRecord``: the
+the plainest kind of game - ASCII, one tag per line from ``TAGS`` (a ``#`` value taken from the
+game before, as ``games.Inheritance`` does), the Auction and Play sections written as bare
+tokens - is not built into a ``BoardRecord``: the
 reader yields a ``PlainGame``, its tags and section text, and the lane audits it without the
 record, replay and ruling objects, or hands it back (``PlainGame.record``) for the full audit.
 ``record`` gives exactly the record the reader would have built: the same ``fast._game`` and
 ``build_record`` on the same text, and the same state around it - the game is only taken when
 no comment, tag, stray text or ``##`` value is pending and no title date applies (so nothing is
-inherited into it), and it updates the ``#`` memory as any game does."""
+inherited into it but its ``#`` values), and it updates the ``#`` memory as any game does."""
 from __future__ import annotations
 
 import re
@@ -28,13 +29,15 @@ TAGS = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "So
                   "Room", "Table",
                   "Score", "ScoreIMP", "ScoreMP", "ScorePercentage", "Scoring", "Round",
                   "HomeTeam", "VisitTeam", "Section", "Stage", "Competition", "Annotator"))
-# tag lines, each followed by lines of bare tokens (letters and digits)
-_BLOCK = re.compile(r'(?:\[[A-Za-z]+ "[^"\\#\n]*"\]\n(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\n)*)+')
-_TAG = re.compile(r'\[([A-Za-z]+) "([^"]*)"\]\n((?:[A-Za-z0-9][^\n]*\n)*)')
+# tag lines, each followed by lines of bare tokens (letters and digits, or the ``*`` that ends
+# a play), spaces after them
+_BLOCK = re.compile(r'(?:\[[A-Za-z]+ "[^"\\\n]*"\]\n(?:[A-Za-z0-9*]+(?: [A-Za-z0-9*]+)* *\n)*)+')
+_TAG = re.compile(r'\[([A-Za-z]+) "([^"]*)"\]\n((?:[A-Za-z0-9*][^\n]*\n)*)')
 
 
 class PlainGame:
-    """A plain game: its tags (in order), its Auction and Play tokens' text, where it is."""
+    """A plain game: its tags (in order, ``#`` resolved), its Auction and Play tokens' text,
+    where it is."""
 
     __slots__ = ("source", "line", "game", "tags", "auction", "play", "text", "_hands")
 
@@ -55,7 +58,7 @@ class PlainGame:
         if g is None:  # cannot happen: a plain game is a fast one
             raise ValueError(f"line {self.line}: not a plain game")
         g.nlines, g.nbytes = self.text.count("\n") + 1, len(self.text) + 1
-        return build_record(g, dict(self.tags), self.source, self.game)
+        return build_record(g, dict(self.tags), self.source, self.game)  # tags: resolved
 
     # what a neighbouring board's audit asks of it (``replay.coherence.with_neighbours``)
     @property
@@ -95,9 +98,14 @@ def read_plain(lexer: Lexer, games: Games, piece: Block) -> bool:
     tags: dict[str, str] = {}
     auction = play = ""
     found = _TAG.findall(text + "\n")
+    prev = inherit.prev
     for name, value, data in found:
         if name not in TAGS:
             return False
+        if value[:1] == "#":  # ``#``: the value of the game before (``Inheritance.resolve``)
+            if value != "#" or name not in prev:
+                return False  # ``##`` (sticky), or nothing to take (PS105)
+            value = prev[name]
         tags[name] = value
         if data:
             if name == "Play":
