@@ -301,7 +301,7 @@ def _parts(path: str, kind: str, data: mmap.mmap, header: int, starts: list[int]
 def read_part(part: Part, plain: bool = False) -> Iterator[BoardRecord]:
     """The records of a part, context included, numbered as in the whole file: the header,
     blank lines standing for the lines skipped, then the part's bytes.  ``plain``: as for
-    ``read_pbn``."""
+    ``read_pbn`` and ``read_lin``."""
     with open(part.path, "rb") as fh:
         header = fh.read(part.header)
         fh.seek(part.start)
@@ -309,6 +309,6 @@ def read_part(part: Part, plain: bool = False) -> Iterator[BoardRecord]:
     gap = part.line - 1 - header.count(b"\n")
     stream = io.BytesIO(header + b"\n" * gap + body)
     if part.kind == "lin":
-        yield from read_lin(stream, part.path, games_before=part.games_before)
+        yield from read_lin(stream, part.path, games_before=part.games_before, plain=plain)
     else:
         yield from read_pbn(stream, part.path, games_before=part.games_before, plain=plain)

@@ -312,7 +312,7 @@ def _read_text(stream: io.BufferedReader, head: bytes, source: str, kind: str,
     else:
         from .lin import read_lin
 
-        records = read_lin(stream, source)
+        records = read_lin(stream, source, plain=reading.plain)
     n = 0
     limit = reading.limits.archive_boards
     for record in records:

@@ -33,19 +33,22 @@ from ...findings import Finding
 from ...record import BoardRecord, Play
 from .board import MAX_ITEMS, BoardReader
 from .lexer import MAX_VALUE, PairLexer
+from .plain import LINE, STARTS, PlainLine, ready
 from .values import CARD_OF
 from .write import format_lin
 from ..lines import iter_lines
 
-__all__ = ["read_lin", "format_lin", "MAX_ITEMS", "MAX_VALUE"]
+__all__ = ["read_lin", "format_lin", "PlainLine", "MAX_ITEMS", "MAX_VALUE"]
 
 
-def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0) -> Iterator[BoardRecord]:
+def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: bool = False
+             ) -> Iterator[BoardRecord | PlainLine]:
     """Read every board of a LIN file; never raises for any bytes (problems become diagnostics).
 
     Yields one ``BoardRecord`` per board, in file order, as soon as the board is complete.
     ``games_before``: the stream is a part of a file that follows that many boards
-    (``formats.parts``), so its boards are numbered on from there."""
+    (``formats.parts``), so its boards are numbered on from there.  ``plain``: a line that is
+    one plain board comes as a ``plain.PlainLine`` (its text, for ``lane``)."""
     boards = BoardReader(source)
     boards.game = games_before
     lexer = PairLexer()
@@ -56,28 +59,54 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0) -> Iterato
     out = boards.out
     pairs, decode, take = lexer.pairs, lexer.decode, boards.take
     new_play = tuple.__new__  # Play(...) without its Python-level __new__: one per card
+
+    def read_line(lineno: int, raw: bytes, cut: bool) -> Iterator[BoardRecord]:
+        for key, value, key_line in pairs(decode(raw, cut, lineno), lineno):
+            if key == "pc":  # fast path for the commonest pair: a card, board under way
+                b = boards.cur
+                card = CARD_OF.get(value)
+                if card is not None and b.play_line is not None and b.items < MAX_ITEMS:
+                    b.items += 1
+                    owner = b.owner
+                    b.plays.append(new_play(Play, (None if owner is None else owner[card],
+                                                   card, (), key_line, None)))
+                    if deferred:
+                        b.attach(deferred)
+                    continue
+            take(key, value, key_line)
+            if deferred:
+                boards.cur.attach(deferred)
+            if out:
+                yield from out
+                out.clear()
+
     lineno = 0
+    held: tuple[int, bytes] | None = None  # a plain line, until the next line starts a board
     try:
         for lineno, raw, cut in iter_lines(stream):
-            for key, value, key_line in pairs(decode(raw, cut, lineno), lineno):
-                if key == "pc":  # fast path for the commonest pair: a card, board under way
-                    b = boards.cur
-                    card = CARD_OF.get(value)
-                    if card is not None and b.play_line is not None and b.items < MAX_ITEMS:
-                        b.items += 1
-                        owner = b.owner
-                        b.plays.append(new_play(Play, (None if owner is None else owner[card],
-                                                       card, (), key_line, None)))
-                        if deferred:
-                            b.attach(deferred)
-                        continue
-                take(key, value, key_line)
-                if deferred:
-                    boards.cur.attach(deferred)
-                if out:
+            if plain:
+                if held is not None:
+                    if not raw:
+                        continue  # a blank line: no pair, nothing decided
+                    if raw.startswith(STARTS) and not cut:
+                        boards.game += 1
+                        yield PlainLine(source, held[0], boards.game, held[1].decode("ascii"))
+                    else:  # the next line may add to its board: pair by pair after all
+                        yield from read_line(held[0], held[1], False)
+                    held = None
+                if not cut and raw.isascii() and LINE.fullmatch(raw) and ready(lexer, boards):
+                    boards.flush(lineno)  # as the line's pn would end the board before it
                     yield from out
                     out.clear()
+                    held = (lineno, raw)
+                    continue
+            yield from read_line(lineno, raw, cut)
+        if held is not None:  # the file ends: its board is complete
+            boards.game += 1
+            yield PlainLine(source, held[0], boards.game, held[1].decode("ascii"))
     except Exception as exc:  # the stream itself failed (I/O error); keep what was read
+        if held is not None:
+            yield from read_line(held[0], held[1], False)
         deferred.append(("PS001", f"file could not be read to the end: {exc!r}", lineno))
     lexer.finish(lineno)
     try:

@@ -76,6 +76,11 @@ class Header:
                 return self.results[idx] or None
         return None
 
+    def is_blank(self) -> bool:
+        """No header has been read (nothing of it goes into a board)."""
+        return (self.names is None and self.results is None and self.first is None
+                and not (self.event or self.segment or self.scoring or self.teams))
+
     def scoring_name(self) -> str:
         """``IMP``/``MP``/``BAM`` for the header's I/P/B, else the text as written."""
         return _SCORING_OF.get(self.scoring.upper(), self.scoring)

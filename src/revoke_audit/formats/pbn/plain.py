@@ -40,6 +40,7 @@ class PlainGame:
     where it is."""
 
     __slots__ = ("source", "line", "game", "tags", "auction", "play", "text", "_hands")
+    format = "pbn"  # as ``BoardRecord.format`` (the reading layer counts boards by it)
 
     def __init__(self, source: str, line: int, game: int, tags: dict[str, str], auction: str,
                  play: str, text: str) -> None:

@@ -1,0 +1,55 @@
+"""The whole-board fast lane: a plain board with nothing to find goes straight to its row.
+
+Most boards of an archive are clean: a full deal, a contract the auction agrees with, tricks in
+which everyone followed suit (Law 44C), the stated result or claim the play allows.  For such a
+board the audit has nothing to say but its row, and building the record, the replay's tricks
+and the ruling costs more than the rest of the work.  A run reads with ``plain=True``: the
+readers hand over the plainest boards as their text (``formats.pbn.PlainGame``,
+``formats.lin.PlainLine``), and ``render_records`` sends each through its reader's lane
+(``pbn``, ``lin``: the reader's own functions on the values, the cards replayed on masks),
+which gives the row only when every check the full audit makes would pass.  Anything else -
+and every board of a run with a director's log, which may add revokes only it shows - goes the
+full way, through the item's ``record()``, the record the reader would have built.  Rows are
+made by ``common.board_row`` as ``rows.board_row`` makes a clean board's;
+``tests/test_lane.py`` and ``tests/test_lane_lin.py`` check on generated, changed and corpus
+boards that a lane row is the full audit's row.  ``ENABLED = False`` turns the lane off."""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from ..audit import audit_board
+from ..formats.lin.plain import PlainLine
+from ..formats.pbn.plain import PlainGame
+from ..options import AuditOptions
+from ..record import BoardRecord
+from ..replay.coherence import with_neighbours
+from ..rows import Rendered, render
+from . import lin, pbn
+
+ENABLED = True
+_ROWS = {PlainGame: pbn.plain_row, PlainLine: lin.plain_row}
+
+
+def render_records(records: Iterable[BoardRecord | PlainGame | PlainLine], options: AuditOptions,
+                   keep: range | None = None) -> Iterator[Rendered]:
+    """The report rows of each board, in order: a plain game through the lane when it can
+    (``plain_row``), every other board through the full audit (``audit.audit_board``), which
+    sees the deals of the boards around it.  ``keep``: only the boards at these positions
+    (a part of a file read with games around it)."""
+    lane = ENABLED and options.table_facts is None
+    for i, (item, neighbours) in enumerate(with_neighbours(records)):
+        if keep is not None and i not in keep:
+            continue
+        if type(item) in _ROWS:
+            rendered = plain_row(item, options) if lane else None
+            if rendered is not None:
+                yield rendered
+                continue
+            item = item.record()
+        yield render(audit_board(item, options, neighbours))
+
+
+def plain_row(item: PlainGame | PlainLine, options: AuditOptions) -> Rendered | None:
+    """The rows of a plain game or line with nothing to find; None when the full audit must
+    see it."""
+    return _ROWS[type(item)](item, options)

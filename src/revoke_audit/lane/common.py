@@ -1,0 +1,81 @@
+"""What the lane's readers share: memoised pure functions, the edition, the outcome of a
+clean play (complete or claimed) and the boards.csv row of a clean board."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from ..cards import SEATS
+from ..codes import board_status
+from ..laws import Scoring, get_edition
+from ..laws.dates import edition_for
+from ..replay.model import CLAIMED, COMPLETE
+from ..scoring import RUBBER_COLUMNS, result_string, score_ns
+
+_CLEAN = board_status(())
+_PLAYED, _CLAIMED = str(COMPLETE), str(CLAIMED)
+_NO_RUBBER = dict.fromkeys(RUBBER_COLUMNS)
+_DUPLICATE = str(Scoring.DUPLICATE)
+_MEMO_MAX = 4096
+_memos: dict[tuple, object] = {}
+_MISSING = object()
+
+
+def memo(read, args: tuple):
+    """``read(*args)``, remembered (the readers' functions are pure functions of the values)."""
+    key = (read, args)
+    got = _memos.get(key, _MISSING)
+    if got is _MISSING:
+        if len(_memos) >= _MEMO_MAX:
+            _memos.clear()
+        got = _memos[key] = read(*args)
+    return got
+
+
+class Problems(list):
+    """The codes of what a reader's functions file (their ``diag`` callback)."""
+
+    def __call__(self, code: str, message: str, line: int | None, *rest) -> None:
+        self.append(code)
+
+
+def duplicate_edition(date: str, event: str, laws: str) -> str | None:
+    """The edition ``laws.dates`` applies to a board of that date and event (no title date),
+    when it scores duplicate (a rubber code's row has its bonuses: the full audit makes it)."""
+    name = edition_for(SimpleNamespace(date=date, event=event, tags={}), laws)[0]
+    return name if get_edition(name).scoring == Scoring.DUPLICATE else None
+
+
+def outcome(won: int, done: int, claim: int | None, stated: int | None
+            ) -> tuple[int, str] | None:
+    """(declarer's tricks, play status) of a clean play that won ``won`` of ``done`` whole
+    tricks: complete, or claimed (``claim`` tricks in all, between those won and those plus the
+    tricks left: RC022 otherwise); None when the full audit has something to say, or no total
+    can be known.  ``stated``: a stated result that must be the total (RC023)."""
+    if done == 13:
+        if (stated is not None and stated != won) or (claim is not None and claim != won):
+            return None
+        return won, _PLAYED
+    if claim is None or not won <= claim <= won + 13 - done:
+        return None
+    return claim, _CLAIMED
+
+
+def board_row(source: str, line: int, game: int, event: str, date: str, board: str, room: str,
+              dealer: int | None, vul: str | None, declarer: int, contract: str,
+              tricks: tuple[int, str], stated: int | None, laws: str,
+              names: tuple[str, str, str, str]) -> dict[str, object]:
+    """``rows.board_row`` of a clean board (``tricks``: from ``outcome``)."""
+    played, status = tricks
+    score = score_ns(contract, declarer, vul, played)
+    return {
+        "source": source, "line": line, "game": game, "event": event, "date": date,
+        "board": board, "room": room, "dealer": SEATS[dealer] if dealer is not None else "",
+        "vul": vul or "", "declarer": SEATS[declarer], "contract": contract, "play": status,
+        "tricks_stated": stated, "tricks_played": played, "tricks_adjusted": played,
+        "result_adjusted": result_string(contract, played), "score_ns": score,
+        "score_ns_adjusted": score, "revokes": 0, "defective_tricks": 0, "record_errors": 0,
+        "laws": laws, "status": _CLEAN, "scoring": _DUPLICATE, "parse_problems": 0,
+        **_NO_RUBBER,
+        "north": names[0], "east": names[1], "south": names[2], "west": names[3],
+        "tricks_equity": None, "review_64c": None,
+    }

@@ -1,0 +1,109 @@
+"""The lane for a plain LIN line (``formats.lin.plain.PlainLine``): one board in the
+single-deal layout, read with the LIN reader's own functions (``formats.lin.values``) and
+replayed in the order of its cards.  Its row is given only when the full audit would find
+nothing: the deal is valid (``read_md`` files no problem), the calls readable and the auction
+finished with a contract, every card held by the player on turn (declarer's left-hand opponent
+first, Law 41A; the winner of a trick next, Law 44G) and following suit when it can (Law 44C),
+and the play complete, or stopped with a claim that lies between the tricks declarer has won and
+those plus the tricks left (RC022); a claim beside a complete play must be its total."""
+from __future__ import annotations
+
+import re
+
+from ..auction import derive_contract, parse_contract
+from ..cards import NOTRUMP, SUIT_MASKS
+from ..formats.lin.board import _AH_BOARD, _VUL_OF
+from ..formats.lin.plain import PlainLine
+from ..formats.lin.values import CARD_OF, parse_calls, read_md
+from ..formats.lin.vugraph import names_nesw
+from ..options import AuditOptions
+from ..rows import Rendered
+from .common import Problems, board_row, duplicate_edition, memo, outcome
+
+_HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|]*)\|")
+
+
+def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
+    """The rows of a plain LIN line with nothing to find; None when the full audit must see
+    it."""
+    m = _HEAD.match(pl.text)
+    names, md, ah, sv = m.groups()
+    vul = _VUL_OF.get(sv.strip().lower())
+    d = Problems()
+    dealer, hands, _owner = read_md(md, pl.line, d)
+    if vul is None or d or dealer is None or hands is None or None in hands:
+        return None  # PS209, an md problem, or a hand unknown
+    tail = pl.text[m.end():].split("|")  # key, value, ..., ""
+    calls, cards, claim = _actions(tail[0:-1:2], tail[1::2])
+    if calls is None:
+        return None
+    contract, declarer = memo(derive_contract, (calls, dealer))
+    if contract is None or contract == "Pass" or declarer is None:
+        return None
+    strain = parse_contract(contract)[1]
+    got = _tricks(list(hands), cards, (declarer + 1) % 4,
+                  None if strain == NOTRUMP else strain, declarer & 1)
+    tricks = outcome(*got, claim, None) if got is not None else None
+    laws = memo(duplicate_edition, ("", "", options.laws))
+    if tricks is None or laws is None:
+        return None
+    title = _AH_BOARD.match(ah.strip())
+    return Rendered(board_row(pl.source, pl.line, pl.game, "", "",
+                              title.group(1) if title else "", "", dealer, vul, declarer,
+                              contract, tricks, claim, laws,
+                              names_nesw([n.strip() for n in names.split(",")])), [])
+
+
+def _actions(keys: list[str], values: list[str]
+             ) -> tuple[tuple[str, ...] | None, list[int | None], int | None]:
+    """(the calls, None if one is unreadable; the cards, None for an unreadable one; the claim)."""
+    calls: list[str] = []
+    cards: list[int | None] = []
+    claim = None
+    for key, value in zip(keys, values):
+        if key == "pc":
+            cards.append(CARD_OF.get(value))
+        elif key == "mb":
+            got = parse_calls(value)
+            if got is None:
+                return None, cards, claim  # PS206
+            calls += got
+        elif key == "mc":
+            claim = int(value)
+    return tuple(calls), cards, claim
+
+
+def _tricks(hands: list[int], cards: list[int | None], leader: int, trump: int | None,
+            side: int) -> tuple[int, int] | None:
+    """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, whole tricks played) of
+    cards in the order played, each trick led by the winner of the one before; None unless
+    every card is held by the player on turn and follows suit when it can, or when the play
+    stops inside trick 13 (the full audit plays its last cards itself)."""
+    n = len(cards)
+    if not n or n > 52 or None in cards or 48 < n < 52:
+        return None
+    won = 0
+    seat = leader
+    for base in range(0, n, 4):
+        led = best = win = -1
+        for step, c in enumerate(cards[base:base + 4]):
+            s = (seat + step) & 3
+            held = hands[s]
+            if not held >> c & 1:
+                return None
+            hands[s] = held ^ (1 << c)
+            suit = c // 13
+            if step == 0:
+                led, best, win = suit, c, s
+            elif suit == led:
+                if best // 13 == led and c > best:
+                    best, win = c, s
+            elif held & SUIT_MASKS[led]:
+                return None  # a revoke: the full audit rules it
+            elif suit == trump and (best // 13 != trump or c > best):
+                best, win = c, s
+        if base + 4 <= n:
+            if win & 1 == side:
+                won += 1
+            seat = win
+    return won, n // 4
