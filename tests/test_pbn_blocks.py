@@ -114,3 +114,20 @@ def test_a_game_after_a_plain_one_inherits_from_it():
     assert records == list(read_pbn(io.BytesIO(data), "x.pbn"))
     assert records[1].event == "e" and records[1].hands == records[0].hands  # # and no Deal
     assert records[3].event == "sticky"
+
+
+def test_a_long_run_of_blank_lines_costs_no_memory():
+    """A part of a large file starts with its line number's worth of newlines (``parts``):
+    the separator's pattern must not keep a backtracking stack over them (it took 16 MB for
+    160,000 newlines)."""
+    import tracemalloc
+
+    data = b'[Event "a"]\n' + b"\n" * 1_000_000 + b'[Event "b"]\n\n[Event "c"]\n'
+    tracemalloc.start()
+    try:
+        got = [p for p in Pieces(io.BytesIO(data)) if type(p) is Block]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [p.first for p in got] == [1, 1_000_002]
+    assert peak < 8 << 20

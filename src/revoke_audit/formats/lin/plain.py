@@ -18,9 +18,10 @@ from ...record import BoardRecord
 from .board import BoardReader
 from .lexer import PairLexer
 
-# one board in the single-deal layout, every pair closed on the line
+# one board in the single-deal layout, every pair closed on the line (possessive repeats: no
+# backtracking stack over a long line)
 LINE = re.compile(rb"pn\|[^|,\n]*,[^|,\n]*,[^|,\n]*,[^|,\n]*\|st\|\|md\|[1-4][^|\n]*\|rh\|\|"
-                  rb"ah\|[^|\n]*\|sv\|[^|\n]*\|(?:(?:mb|pc)\|[^|\n]*\||pg\|\|)*"
+                  rb"ah\|[^|\n]*\|sv\|[^|\n]*\|(?:(?:mb|pc)\|[^|\n]*\||pg\|\|)*+"
                   rb"(?:mc\|[0-9]{1,2}\|)?")
 # the keys that end the board before them, as a line's first pair (``board.BoardReader``)
 STARTS = (b"pn|", b"qx|", b"md|", b"vg|")

@@ -28,7 +28,7 @@ from .game import MAX_GAME_BYTES, MAX_GAME_LINES
 _CHUNK = 1 << 20
 _HOLD = 4 << 20  # bytes held without a blank line before the rest is read line by line
 # a run of blank lines: empty, or a lone CR (the line reader's blank lines)
-_SEPARATOR = re.compile(rb"\n(?:\r?\n)+")
+_SEPARATOR = re.compile(rb"\n(?:\r?\n)++")  # possessive: no backtracking stack over a long run
 # what the line reader changes: a CR, the control characters it deletes
 _CHANGED = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")
 _DELETED = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

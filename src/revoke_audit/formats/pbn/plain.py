@@ -30,9 +30,9 @@ TAGS = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "So
                   "Score", "ScoreIMP", "ScoreMP", "ScorePercentage", "Scoring", "Round",
                   "HomeTeam", "VisitTeam", "Section", "Stage", "Competition", "Annotator"))
 # tag lines, each followed by lines of bare tokens (letters and digits, or the ``*`` that ends
-# a play), spaces after them
-_BLOCK = re.compile(r'(?:\[[A-Za-z]+ "[^"\\\n]*"\]\n(?:[A-Za-z0-9*]+(?: [A-Za-z0-9*]+)* *\n)*)+')
-_TAG = re.compile(r'\[([A-Za-z]+) "([^"]*)"\]\n((?:[A-Za-z0-9*][^\n]*\n)*)')
+# a play), spaces after them (possessive repeats: no backtracking stack over a long block)
+_BLOCK = re.compile(r'(?:\[[A-Za-z]+ "[^"\\\n]*"\]\n(?:[A-Za-z0-9*]+(?: [A-Za-z0-9*]+)*+ *\n)*+)++')
+_TAG = re.compile(r'\[([A-Za-z]+) "([^"]*)"\]\n((?:[A-Za-z0-9*][^\n]*\n)*+)')
 
 
 class PlainGame:
