@@ -14,13 +14,19 @@ from ..auction import derive_contract, parse_contract
 from ..cards import NOTRUMP, SUIT_MASKS
 from ..formats.lin.board import _AH_BOARD, _VUL_OF
 from ..formats.lin.plain import PlainLine
-from ..formats.lin.values import CARD_OF, parse_calls, read_md
+from ..formats.lin.values import CARD_OF, parse_calls, read_md_hands
 from ..formats.lin.vugraph import names_nesw
 from ..options import AuditOptions
 from ..rows import Rendered
 from .common import Problems, board_row, duplicate_edition, memo, outcome
 
 _HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|]*)\|")
+# the values of the line's calls, cards and claim.  Keys and values alternate (``LINE``), and
+# a scan that took a value for a key would give a value that is a key's name - no call, card
+# or claim - so the board is left to the full audit.
+_MB = re.compile(r"\|mb\|([^|]*)")
+_PC = re.compile(r"\|pc\|([^|]*)")
+_MC = re.compile(r"\|mc\|([0-9]+)\|\Z")
 
 
 def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
@@ -30,13 +36,16 @@ def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
     names, md, ah, sv = m.groups()
     vul = _VUL_OF.get(sv.strip().lower())
     d = Problems()
-    dealer, hands, _owner = read_md(md, pl.line, d)
+    dealer, hands = read_md_hands(md, pl.line, d)
     if vul is None or d or dealer is None or hands is None or None in hands:
         return None  # PS209, an md problem, or a hand unknown
-    tail = pl.text[m.end():].split("|")  # key, value, ..., ""
-    calls, cards, claim = _actions(tail[0:-1:2], tail[1::2])
+    tail = pl.text[m.end() - 1:]  # from the "|" before the first key: "|key|value|..."
+    calls = memo(_calls, (tuple(_MB.findall(tail)),))
     if calls is None:
-        return None
+        return None  # PS206
+    cards = list(map(CARD_OF.get, _PC.findall(tail)))
+    claim = _MC.search(tail)
+    claim = int(claim.group(1)) if claim else None
     contract, declarer = memo(derive_contract, (calls, dealer))
     if contract is None or contract == "Pass" or declarer is None:
         return None
@@ -54,23 +63,15 @@ def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
                               names_nesw([n.strip() for n in names.split(",")])), [])
 
 
-def _actions(keys: list[str], values: list[str]
-             ) -> tuple[tuple[str, ...] | None, list[int | None], int | None]:
-    """(the calls, None if one is unreadable; the cards, None for an unreadable one; the claim)."""
+def _calls(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The calls of the ``mb`` values, as ``board`` reads them; None when one is unreadable."""
     calls: list[str] = []
-    cards: list[int | None] = []
-    claim = None
-    for key, value in zip(keys, values):
-        if key == "pc":
-            cards.append(CARD_OF.get(value))
-        elif key == "mb":
-            got = parse_calls(value)
-            if got is None:
-                return None, cards, claim  # PS206
-            calls += got
-        elif key == "mc":
-            claim = int(value)
-    return tuple(calls), cards, claim
+    for value in values:
+        got = parse_calls(value)
+        if got is None:
+            return None
+        calls += got
+    return tuple(calls)
 
 
 def _tricks(hands: list[int], cards: list[int | None], leader: int, trump: int | None,

@@ -79,18 +79,31 @@ class Deal(NamedTuple):
 
 def read_md(value: str, line: int, diag: Diag) -> Deal:
     """An ``md`` value read; its problems go to ``diag(code, message, line)``."""
+    dealer, hands, dup = _read_deal(value, line, diag)
+    if hands is None:
+        return Deal(dealer, None, None)
+    return Deal(dealer, hands, _owners(hands, dup))
+
+
+def read_md_hands(value: str, line: int, diag: Diag) -> tuple[int | None, tuple | None]:
+    """``read_md`` without the seat of every card: (dealer, hands)."""
+    return _read_deal(value, line, diag)[:2]
+
+
+def _read_deal(value: str, line: int, diag: Diag) -> tuple[int | None, tuple | None, int]:
+    """(dealer, hands, the cards in two hands) of an ``md`` value, as ``read_md`` reads it."""
     v = value.strip()
     if not v:
         diag("PS203", "empty md: no deal", line)
-        return Deal(None, None, None)
+        return None, None, 0
     dealer, body = _dealer_digit(v, line, diag)
     hands = _hands(body, line, diag)
     known = [(s, m) for s, m in enumerate(hands) if m is not None]
     if not known:
         diag("PS203", "md: no readable hand", line)
-        return Deal(dealer, None, None)
+        return dealer, None, 0
     dup = _check_deal(hands, known, line, diag)
-    return Deal(dealer, tuple(hands), _owners(hands, dup))
+    return dealer, tuple(hands), dup
 
 
 def _dealer_digit(v: str, line: int, diag: Diag) -> tuple[int | None, str]:
