@@ -28,7 +28,7 @@ _RANK_CH.update({ch.lower(): i for ch, i in list(_RANK_CH.items())})
 _HAND_SHAPE = re.compile(
     r"[Ss]([^SHDCshdc]*)[Hh]([^SHDCshdc]*)[Dd]([^SHDCshdc]*)[Cc]([^SHDCshdc]*)")
 _HOLDING: dict[str, int] = {}  # rank text of one suit -> 13-bit mask (only clean holdings)
-_RANKS13 = tuple(tuple(r for r in range(13) if v >> r & 1) for v in range(1 << 13))
+_RANKS13: tuple[tuple[int, ...], ...] = ()  # 13-bit mask -> its ranks, made on first use
 
 # pc tokens: suit then rank, either case (``cK``, ``SA``, ``h10``)
 CARD_OF: dict[str, int] = {}
@@ -176,8 +176,11 @@ def _check_deal(hands: list[int | None], known: list[tuple[int, int]], line: int
 
 def _owners(hands: list[int | None], dup: int) -> list[int | None]:
     """Seat of every card (None: not placed, or in two hands)."""
+    global _RANKS13
     owner: list[int | None] = [None] * 52
     r13 = _RANKS13
+    if not r13:  # made here, not at import: a run of plain boards never needs it
+        r13 = _RANKS13 = tuple(tuple(r for r in range(13) if v >> r & 1) for v in range(1 << 13))
     for s in range(4):
         m = hands[s]
         if m is None:

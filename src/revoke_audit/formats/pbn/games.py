@@ -231,9 +231,14 @@ class Inheritance:
     def remember(self, tags: dict[str, str]) -> None:
         """A game's resolved tags: for ``#`` in later games, and for a later game with no Deal."""
         prev = self.prev
-        for name, value in tags.items():  # bounded: junk files invent endless tag names
-            if len(value) <= _MAX_INHERITED_VALUE and (name in prev or len(prev) < _MAX_INHERITED):
-                prev[name] = value
+        if (len(prev) + len(tags) <= _MAX_INHERITED
+                and max(map(len, tags.values()), default=0) <= _MAX_INHERITED_VALUE):
+            prev.update(tags)  # the usual game: the loop below would take every tag
+        else:
+            for name, value in tags.items():  # bounded: junk files invent endless tag names
+                if len(value) <= _MAX_INHERITED_VALUE and (name in prev
+                                                           or len(prev) < _MAX_INHERITED):
+                    prev[name] = value
         self.prev_game_tags = tags
 
     def _second_table(self, g: Game, tags: dict[str, str]) -> None:
