@@ -226,18 +226,25 @@ def test_a_board_with_another_boards_deal_is_named_from_plain_games_around_it(mo
 
 # --- the corpus ----------------------------------------------------------------------------------
 
-def test_every_corpus_pbn_file_gives_the_full_audits_rows(monkeypatch):
+def corpus_rows_both_ways(fmt: str, rows_of, monkeypatch) -> tuple[int, list]:
+    """Every corpus file of ``fmt`` audited without and with the lane (``rows_of(data,
+    use_lane)``), asserted equal; (boards, the lane's rows).  Skips without the corpus."""
     if not (CORPUS / "SOURCES.tsv").exists():
         pytest.skip("shared corpus not present")
     with open(CORPUS / "SOURCES.tsv", newline="", encoding="utf-8") as f:
         paths = [CORPUS / r["local_path"] for r in csv.DictReader(f, delimiter="\t")
-                 if r["format"] == "pbn"]
+                 if r["format"] == fmt]
     got = taken(monkeypatch)
     boards = 0
     for path in paths:
         data = path.read_bytes()
-        full = rows(data, AuditOptions(), False, monkeypatch)
-        fast = rows(data, AuditOptions(), True, monkeypatch)
-        assert fast == full, path
+        full = rows_of(data, False)
+        assert rows_of(data, True) == full, path
         boards += len(full)
+    return boards, got
+
+
+def test_every_corpus_pbn_file_gives_the_full_audits_rows(monkeypatch):
+    boards, got = corpus_rows_both_ways(
+        "pbn", lambda data, use: rows(data, AuditOptions(), use, monkeypatch), monkeypatch)
     assert boards > 50000 and len(got) > 20000  # 27,589 when written

@@ -4,11 +4,9 @@ the reader pair by pair: on generated single-deal files, lines changed one pair 
 lines around them that carry state, and every corpus LIN file."""
 from __future__ import annotations
 
-import csv
 import io
 import random
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -19,10 +17,8 @@ from revoke_audit.formats.lin.write import format_lin
 from revoke_audit.formats.pbn import read_pbn
 from revoke_audit.options import AuditOptions
 
-from test_lane import clean_game, taken
+from test_lane import clean_game, corpus_rows_both_ways, taken
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 def rows(data: bytes, use_lane: bool, monkeypatch, options=AuditOptions()) -> list:
@@ -136,18 +132,8 @@ def test_a_board_continued_on_the_next_line_is_read_pair_by_pair(monkeypatch):
 
 
 def test_every_corpus_lin_file_gives_the_full_audits_rows(monkeypatch):
-    if not (CORPUS / "SOURCES.tsv").exists():
-        pytest.skip("shared corpus not present")
-    with open(CORPUS / "SOURCES.tsv", newline="", encoding="utf-8") as f:
-        paths = [CORPUS / r["local_path"] for r in csv.DictReader(f, delimiter="\t")
-                 if r["format"] == "lin"]
-    got = taken(monkeypatch)
-    boards = 0
-    for path in paths:
-        data = path.read_bytes()
-        full = rows(data, False, monkeypatch)
-        assert rows(data, True, monkeypatch) == full, path
-        boards += len(full)
+    boards, got = corpus_rows_both_ways(
+        "lin", lambda data, use: rows(data, use, monkeypatch), monkeypatch)
     assert boards > 1000 and len(got) > 500  # 1,211 and 724 when written
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ..cards import SEATS
+from ..cards import SEATS, SUIT_MASKS
 from ..codes import board_status
 from ..laws import Scoring, get_edition
 from ..laws.dates import edition_for
@@ -43,6 +43,46 @@ def duplicate_edition(date: str, event: str, laws: str) -> str | None:
     when it scores duplicate (a rubber code's row has its bonuses: the full audit makes it)."""
     name = edition_for(SimpleNamespace(date=date, event=event, tags={}), laws)[0]
     return name if get_edition(name).scoring == Scoring.DUPLICATE else None
+
+
+def play_tricks(hands: list[int], cards: list[int], leader: int, trump: int | None, side: int,
+                columns: bool = False) -> tuple[int, int] | None:
+    """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, whole tricks played) of
+    ``cards`` put on the table from ``hands`` (changed), each trick led by the winner of the one
+    before (Law 44G), ``leader`` leading the first; None at a card not held by the player on
+    turn, or a failure to follow while holding the suit led (Law 44C: a revoke, Law 61A, which
+    the full audit rules).  ``cards`` are in the order played (a last trick may be short), or,
+    with ``columns``, four to a trick in seat columns from ``leader`` (PBN's Play section)."""
+    won = 0
+    seat = leader
+    n = len(cards)
+    for base in range(0, n, 4):
+        trick = cards[base:base + 4]
+        if columns:  # the leader's column first
+            k = (seat - leader) & 3
+            trick = trick[k:] + trick[:k]
+        led = best = win = -1
+        for step, c in enumerate(trick):
+            s = (seat + step) & 3
+            held = hands[s]
+            if not held >> c & 1:
+                return None
+            hands[s] = held ^ (1 << c)
+            suit = c // 13
+            if step == 0:
+                led, best, win = suit, c, s
+            elif suit == led:
+                if best // 13 == led and c > best:
+                    best, win = c, s
+            elif held & SUIT_MASKS[led]:
+                return None
+            elif suit == trump and (best // 13 != trump or c > best):
+                best, win = c, s
+        if base + 4 <= n:
+            if win & 1 == side:
+                won += 1
+            seat = win
+    return won, n // 4
 
 
 def outcome(won: int, done: int, claim: int | None, stated: int | None

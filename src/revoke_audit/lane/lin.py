@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 
 from ..auction import derive_contract, parse_contract
-from ..cards import NOTRUMP, SUIT_MASKS
+from ..cards import NOTRUMP
 from ..formats.lin.board import _AH_BOARD, _VUL_OF
 from ..formats.lin.plain import PlainLine
 from ..formats.lin.values import CARD_OF, parse_calls, read_md_hands
 from ..formats.lin.vugraph import names_nesw
 from ..options import AuditOptions
 from ..rows import Rendered
-from .common import Problems, board_row, duplicate_edition, memo, outcome
+from .common import Problems, board_row, duplicate_edition, memo, outcome, play_tricks
 
 _HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|]*)\|")
 # the values of the line's calls, cards and claim.  Keys and values alternate (``LINE``), and
@@ -83,28 +83,4 @@ def _tricks(hands: list[int], cards: list[int | None], leader: int, trump: int |
     n = len(cards)
     if not n or n > 52 or None in cards or 48 < n < 52:
         return None
-    won = 0
-    seat = leader
-    for base in range(0, n, 4):
-        led = best = win = -1
-        for step, c in enumerate(cards[base:base + 4]):
-            s = (seat + step) & 3
-            held = hands[s]
-            if not held >> c & 1:
-                return None
-            hands[s] = held ^ (1 << c)
-            suit = c // 13
-            if step == 0:
-                led, best, win = suit, c, s
-            elif suit == led:
-                if best // 13 == led and c > best:
-                    best, win = c, s
-            elif held & SUIT_MASKS[led]:
-                return None  # a revoke: the full audit rules it
-            elif suit == trump and (best // 13 != trump or c > best):
-                best, win = c, s
-        if base + 4 <= n:
-            if win & 1 == side:
-                won += 1
-            seat = win
-    return won, n // 4
+    return play_tricks(hands, cards, leader, trump, side)

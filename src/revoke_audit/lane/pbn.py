@@ -16,14 +16,14 @@ Anything else goes the full way, through ``PlainGame.record()``."""
 from __future__ import annotations
 
 from ..auction import derive_contract, parse_contract
-from ..cards import NOTRUMP, RANKS, SUIT_MASKS, SUITS, parse_seat
+from ..cards import NOTRUMP, RANKS, SUITS, parse_seat
 from ..formats.pbn.build import _contract, _dealer, _declarer, _result, _vulnerable
 from ..formats.pbn.lookup import fast_deal
 from ..formats.pbn.plain import PlainGame
 from ..formats.pbn.sections import read_auction
 from ..options import AuditOptions
 from ..rows import Rendered
-from .common import Problems, board_row, duplicate_edition, memo, outcome
+from .common import Problems, board_row, duplicate_edition, memo, outcome, play_tricks
 
 _CARDS = {s + r: i * 13 + j for i, s in enumerate(SUITS) for j, r in enumerate(RANKS)}
 
@@ -142,29 +142,4 @@ def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: i
     cards = list(map(_CARDS.get, tokens))
     if not cards or len(cards) % 4 or len(cards) > 52 or None in cards:
         return None
-    won = 0
-    seat = leader
-    for base in range(0, len(cards), 4):
-        trick = cards[base:base + 4]
-        led = best = win = -1
-        for step in (0, 1, 2, 3):
-            s = (seat + step) & 3
-            c = trick[(s - leader) & 3]
-            held = hands[s]
-            if not held >> c & 1:
-                return None
-            hands[s] = held ^ (1 << c)
-            suit = c // 13
-            if step == 0:
-                led, best, win = suit, c, s
-            elif suit == led:
-                if best // 13 == led and c > best:
-                    best, win = c, s
-            elif held & SUIT_MASKS[led]:
-                return None  # a revoke: the full audit rules it
-            elif suit == trump and (best // 13 != trump or c > best):
-                best, win = c, s
-        if win & 1 == side:
-            won += 1
-        seat = win
-    return won, len(cards) // 4
+    return play_tricks(hands, cards, leader, trump, side, columns=True)
