@@ -25,6 +25,7 @@ import io
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -161,6 +162,17 @@ def test_three_deals_one_per_line():
         assert r.diagnostics == ()
         assert r.hands == (hand("KQT87.765.65.987"), hand(".AJT98.AKJ98.AKT"),
                            hand("9642.KQ.QT7.QJ52"), hand("AJ53.432.432.643"))
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_lines_are_numbered_from_the_first_line_given(plain):
+    """A part of a file is read numbered from its line in the file (``formats.parts``)."""
+    from revoke_audit.formats.lin import PlainLine
+
+    data = (FIX / "three_deals_one_per_line_packed_calls.lin").read_bytes()
+    got = [i.record() if type(i) is PlainLine else i
+           for i in read_lin(io.BytesIO(data), "x.lin", plain=plain, first_line=41)]
+    assert [(r.line, r.game) for r in got] == [(41, 1), (42, 2), (43, 3)]
 
 
 def test_teaching_file_partial_deals_and_packed_calls():

@@ -142,6 +142,37 @@ def test_a_lin_file_of_one_board_per_line_splits_like_the_whole(tmp_path):
     assert sum(1 for r in got for p in r.play if p.card is not None) == 40 * 52
 
 
+@pytest.mark.parametrize("name, text", [
+    ("big.pbn", "% PBN 2.1\n%HRTitleDate 2019.05.04\n\n" + games(40)),
+    ("big.lin", lin_lines(40)),
+])
+def test_a_part_is_read_from_its_own_bytes_numbered_from_its_line(tmp_path, monkeypatch, name,
+                                                                   text):
+    """A part far into a file is read as its header, one blank line and its bytes, numbered
+    from the part's line: not with a blank line for each line before it (millions at the end
+    of a large file, read one by one), and still with the whole file's line numbers."""
+    import revoke_audit.formats.parts as parts_module
+
+    path = tmp_path / name
+    path.write_text(text)
+    streams = []
+    for reader in ("read_pbn", "read_lin"):
+        real = getattr(parts_module, reader)
+
+        def spy(stream, *args, real=real, **kwargs):
+            if "games_before" in kwargs:  # a part (not the header's check)
+                streams.append((len(stream.getvalue()), kwargs["first_line"]))
+            return real(stream, *args, **kwargs)
+
+        monkeypatch.setattr(parts_module, reader, spy)
+    whole, got, parts = whole_and_parts(path, 6)
+    assert got == whole and [r.line for r in got] == [r.line for r in whole]
+    assert len(streams) == len(parts)
+    for part, (size, first_line) in zip(parts, streams):
+        assert size <= part.header + 1 + part.end - part.start
+        assert first_line >= part.line - 1 - part.header  # not from line 1
+
+
 @pytest.mark.parametrize("change", [
     lambda t: t.replace("\npn|", "\nvg|Final,Seg 1,I,1,40,A,0,B,0|\npn|", 1),  # a vugraph header
     lambda t: t.replace("pn|c,d,a,b|", "pn|c,d,a,b,e,f,g,h|", 1),  # names for both rooms

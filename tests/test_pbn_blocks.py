@@ -43,12 +43,13 @@ LINES = st.sampled_from([b'[Event "x"]', b'[Deal "N:AKQ.JT9.876.5432 - - -"]', b
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(LINES, max_size=40), st.booleans(), st.integers(2, 40), st.integers(1, 60))
-def test_pieces_give_the_line_readers_lines(lines, newline_at_end, chunk, hold):
+@given(st.lists(LINES, max_size=40), st.booleans(), st.integers(2, 40), st.integers(1, 60),
+       st.sampled_from([1, 2, 1_000_003]))
+def test_pieces_give_the_line_readers_lines(lines, newline_at_end, chunk, hold, first_line):
     data = b"\n".join(lines) + (b"\n" if newline_at_end else b"")
-    want = LineReader(io.BytesIO(data), chunk_size=1 << 20)
+    want = LineReader(io.BytesIO(data), chunk_size=1 << 20, first_line=first_line)
     want_lines = merged(list(want))
-    got = Pieces(io.BytesIO(data), chunk_size=chunk, hold=hold)
+    got = Pieces(io.BytesIO(data), chunk_size=chunk, hold=hold, first_line=first_line)
     got_lines = list(got)
     assert merged(as_lines(got_lines)) == want_lines
     assert got.unterminated == want.unterminated
@@ -101,6 +102,17 @@ def read_as_records(data: bytes) -> list:
 def test_plain_games_give_the_records_of_the_reader(seed):
     data = generated_file(seed, games=60)
     assert read_as_records(data) == list(read_pbn(io.BytesIO(data), "x.pbn"))
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_the_reader_numbers_lines_from_the_first_line_given(plain):
+    """A part of a file is read numbered from its line in the file (``formats.parts``)."""
+    data = generated_file(3, games=10)
+    base = read_as_records(data)
+    got = [as_record(i) for i in read_pbn(io.BytesIO(data), "x.pbn", plain=plain,
+                                          first_line=1001)]
+    assert [r.line for r in got] == [r.line + 1000 for r in base]
+    assert [r.hands for r in got] == [r.hands for r in base]
 
 
 def test_a_game_after_a_plain_one_inherits_from_it():

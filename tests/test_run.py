@@ -1,5 +1,6 @@
 """The run: files in batches of about the same size for the worker processes, and the same
 reports, in the same order, whatever the number of processes or the batching."""
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,49 @@ def test_a_lean_row_says_what_it_lacks():
         lean.row["source"]
     with_finding = Rendered(full.row, [{"code": "RV001"}], csv=("b\n", "f\n"))
     assert with_finding.lean() is with_finding  # a board with findings keeps its row
+
+
+def test_consecutive_clean_boards_travel_as_one_run():
+    """A worker sends each run of clean lean boards as one item with their boards.csv text and
+    number; a board with findings, or not clean, stays itself, in its place."""
+    import pickle
+
+    from revoke_audit.rows import BOARD_COLUMNS, CleanRun, Rendered, clean_runs
+
+    def board(i, status="clean", findings=()):
+        row = {c: "" for c in BOARD_COLUMNS} | {"status": status}
+        return Rendered(row, list(findings), csv=(f"b{i}\n", "f\n" if findings else "")).lean()
+
+    rows = [board(0), board(1), board(2, "irregular", [{"code": "RV001"}]), board(3),
+            board(4, "unreadable"), board(5), board(6)]
+    got = clean_runs(rows)
+    assert [type(r).__name__ for r in got] == ["CleanRun", "Rendered", "CleanRun", "Rendered",
+                                               "CleanRun"]
+    assert [r.boards for r in got] == [2, 1, 1, 1, 2]
+    assert [r.csv[0] for r in got] == ["b0\nb1\n", "b2\n", "b3\n", "b4\n", "b5\nb6\n"]
+    assert got[1] is rows[2] and got[3] is rows[4]
+    back = pickle.loads(pickle.dumps(got[0]))
+    assert type(back) is CleanRun and back.boards == 2 and back.csv == ("b0\nb1\n", "")
+    assert back.status == "clean" and back.lean() is back and not back.findings
+
+
+def test_jobs_2_counts_every_board_of_a_clean_run(tmp_path, monkeypatch):
+    """The summary counts the boards a clean run stands for, not the items: the same line as
+    with one process."""
+    from builders import revoking_board
+
+    from revoke_audit.formats.pbn import format_pbn
+
+    monkeypatch.setattr(run, "PART_MIN_BYTES", 5)
+    monkeypatch.setattr(run, "PART_GAMES", 4)
+    path = tmp_path / "many.pbn"
+    path.write_text("\n".join(format_pbn(replace(revoking_board(i, set(), i % 5, i % 4)[0],
+                                                  board=str(i + 1)))
+                              for i in range(30)))
+    args = ["audit", str(path), "-o", str(tmp_path / "b.csv"), "--exit-zero"]
+    one = CliRunner().invoke(main, args)
+    two = CliRunner().invoke(main, [*args, "--jobs", "2"])
+    assert "30 boards: 30 clean" in one.stdout and one.stdout == two.stdout
 
 
 def test_jobs_2_writes_the_parquet_report_of_jobs_1(tmp_path):

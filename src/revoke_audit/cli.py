@@ -292,11 +292,11 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
             for r in screen(_counted(rendered, read), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
-                    tally[r.status] += 1
+                    tally[r.status] += r.boards  # many for a run of clean boards
                 if r.findings:  # most boards have none: no generators made for them
                     codes.update(str(f["code"]) for f in r.findings)
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
-                bar.boards += 1
+                bar.boards += r.boards
                 reports.write(r)
                 _emit(r, fmt, quiet or statistics, collected)
             _finish_stdout(fmt, collected)
@@ -337,7 +337,7 @@ def _counted(rendered, read: Counter) -> Iterator:
     for r in rendered:
         if r.row is not None and (r.status != "unreadable"
                                   or any(f["code"] == "PS004" for f in r.findings)):
-            read["records"] += 1
+            read["records"] += r.boards
         yield r
 
 

@@ -18,7 +18,7 @@ from .formats import Limits, RunBudget, iter_sources, read_file
 from .formats.parts import splittable
 from .options import AuditOptions
 from .report import CsvText, deferred_signals
-from .rows import Rendered, log_findings
+from .rows import Rendered, clean_runs, log_findings
 from .units import STDIN, processes_wanted, render_unit, split_files, work_units
 from .workers import InOrder, map_in_order, resolve_jobs, start_workers, worker_pool
 
@@ -36,7 +36,8 @@ def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(),
     no board matched.  ``engine="dask"``: the batches are Dask tasks (``dask_engine``), on
     ``client``, or a cluster at ``scheduler``, or a local cluster; ``jobs`` is then unused.
     ``rows=False``: the caller writes CSV from each board's ``csv`` lines and needs only the
-    status of a board without findings, so worker processes send such boards ``lean``."""
+    status of a board without findings, so worker processes send such boards ``lean``, and
+    consecutive clean ones as one ``rows.CleanRun`` (its ``boards`` says how many)."""
     matched: set[int] = set()
     if engine == "dask":
         from .dask_engine import render_on_dask
@@ -161,12 +162,15 @@ def _start_worker(run: RunBudget) -> None:
 def _render_unit(args: tuple[tuple, AuditOptions, Limits, bool]
                  ) -> list[tuple[str, list[Rendered], bool]]:
     """In a worker: a unit of work audited and rendered (``units.render_unit``), each board
-    with its CSV lines, and ``lean`` when asked."""
+    with its CSV lines; when asked, ``lean``, and each run of clean boards one item
+    (``rows.clean_runs``)."""
     unit, options, limits, lean = args
     done = render_unit(unit, options, limits, _RUN)
-    for _src, rows, _last in done:
+    for k, (src, rows, last) in enumerate(done):
         for i, r in enumerate(rows):
             r.csv = _CSV.lines(r)
             if lean:
                 rows[i] = r.lean()
+        if lean:
+            done[k] = (src, clean_runs(rows), last)
     return done

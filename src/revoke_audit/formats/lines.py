@@ -87,10 +87,10 @@ class LineReader:
             yield nxt, _clean(b"".join(pieces)), False
 
 
-def iter_lines(stream: BinaryIO, max_line: int = MAX_LINE,
-               chunk_size: int | None = None) -> Iterator[tuple[int, bytes, bool]]:
+def iter_lines(stream: BinaryIO, max_line: int = MAX_LINE, chunk_size: int | None = None,
+               first_line: int = 1) -> Iterator[tuple[int, bytes, bool]]:
     """``(line number, line, was_cut)`` for each line of a binary stream (see ``LineReader``)."""
-    return iter(LineReader(stream, max_line, chunk_size))
+    return iter(LineReader(stream, max_line, chunk_size, first_line))
 
 
 def _split(chunk: bytes) -> tuple[list[bytes], dict[int, int]]:

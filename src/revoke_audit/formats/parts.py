@@ -299,16 +299,21 @@ def _parts(path: str, kind: str, data: mmap.mmap, header: int, starts: list[int]
 
 
 def read_part(part: Part, plain: bool = False) -> Iterator[BoardRecord]:
-    """The records of a part, context included, numbered as in the whole file: the header,
-    blank lines standing for the lines skipped, then the part's bytes.  ``plain``: as for
-    ``read_pbn`` and ``read_lin``."""
+    """The records of a part, context included, numbered as in the whole file: the header
+    (PBN), a blank line standing for the lines skipped, then the part's bytes from line
+    ``part.line`` on.  The header's lines are numbered to end just before that blank line, not
+    from 1: they give no record or diagnostic (``splittable``), so their numbers are never
+    seen, and the reader need not read millions of blank lines to reach a part at the end of
+    a large file.  ``plain``: as for ``read_pbn`` and ``read_lin``."""
     with open(part.path, "rb") as fh:
         header = fh.read(part.header)
         fh.seek(part.start)
         body = fh.read(part.end - part.start)
-    gap = part.line - 1 - header.count(b"\n")
-    stream = io.BytesIO(header + b"\n" * gap + body)
-    if part.kind == "lin":
-        yield from read_lin(stream, part.path, games_before=part.games_before, plain=plain)
-    else:
-        yield from read_pbn(stream, part.path, games_before=part.games_before, plain=plain)
+    gap = part.line - 1 - header.count(b"\n")  # lines between the header and the part
+    if gap > 0:
+        header += b"\n"  # a run of blank lines reads as one
+        gap -= 1
+    stream = io.BytesIO(header + body)
+    read = read_lin if part.kind == "lin" else read_pbn
+    yield from read(stream, part.path, games_before=part.games_before, plain=plain,
+                    first_line=1 + gap)

@@ -41,14 +41,15 @@ from ..lines import iter_lines
 __all__ = ["read_lin", "format_lin", "PlainLine", "MAX_ITEMS", "MAX_VALUE"]
 
 
-def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: bool = False
-             ) -> Iterator[BoardRecord | PlainLine]:
+def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: bool = False,
+             first_line: int = 1) -> Iterator[BoardRecord | PlainLine]:
     """Read every board of a LIN file; never raises for any bytes (problems become diagnostics).
 
     Yields one ``BoardRecord`` per board, in file order, as soon as the board is complete.
     ``games_before``: the stream is a part of a file that follows that many boards
     (``formats.parts``), so its boards are numbered on from there.  ``plain``: a line that is
-    one plain board comes as a ``plain.PlainLine`` (its text, for ``lane``)."""
+    one plain board comes as a ``plain.PlainLine`` (its text, for ``lane``).  ``first_line``:
+    the number of the stream's first line (a part of a file)."""
     boards = BoardReader(source)
     boards.game = games_before
     lexer = PairLexer()
@@ -80,10 +81,10 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: boo
                 yield from out
                 out.clear()
 
-    lineno = 0
+    lineno = first_line - 1
     held: tuple[int, bytes] | None = None  # a plain line, until the next line starts a board
     try:
-        for lineno, raw, cut in iter_lines(stream):
+        for lineno, raw, cut in iter_lines(stream, first_line=first_line):
             if plain:
                 if held is not None:
                     if not raw:

@@ -58,7 +58,8 @@ __all__ = ["read_pbn", "format_pbn", "PlainGame", "as_record", "MAX_GAME_LINES",
 
 
 def read_pbn(stream: BinaryIO, source: str, *, diagnostics: list[Finding] | None = None,
-             games_before: int = 0, plain: bool = False) -> Iterator[BoardRecord | PlainGame]:
+             games_before: int = 0, plain: bool = False, first_line: int = 1
+             ) -> Iterator[BoardRecord | PlainGame]:
     """Yield one ``BoardRecord`` per game (a block with at least one tag) of a PBN stream.
 
     Problems inside a game are on its record.  Problems outside any game (text, binary junk or
@@ -67,11 +68,12 @@ def read_pbn(stream: BinaryIO, source: str, *, diagnostics: list[Finding] | None
     yielded when the next game is complete).  Never raises for any content; I/O errors of the
     stream itself are the caller's.  ``games_before``: the stream is a part of a file that
     follows that many games (``formats.parts``), so its games are numbered on from there.
-    ``plain``: the plainest games come as ``plain.PlainGame`` (their text, for ``lane``)."""
+    ``plain``: the plainest games come as ``plain.PlainGame`` (their text, for ``lane``).
+    ``first_line``: the number of the stream's first line (a part of a file)."""
     games = Games(source, diagnostics, games_before)
     games.plain = plain
     held: BoardRecord | PlainGame | None = None
-    for rec in _records(stream, games):
+    for rec in _records(stream, games, first_line):
         if held is not None:
             yield held
         held = rec
@@ -87,7 +89,7 @@ def as_record(item: BoardRecord | PlainGame) -> BoardRecord:
     return item.record() if type(item) is PlainGame else item
 
 
-def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
+def _records(stream: BinaryIO, games: Games, first_line: int = 1) -> Iterator[BoardRecord]:
     """Every record of the stream, as soon as its game ends; internal errors become PS123.
 
     A block that comes whole (``blocks.Pieces``) is read as a plain game when it is one
@@ -96,11 +98,12 @@ def _records(stream: BinaryIO, games: Games) -> Iterator[BoardRecord]:
     reads those whole; any other block goes to the lexer line by line."""
     lexer = Lexer(games)
     out = games.out
-    lineno = size = 0
+    lineno, size = first_line - 1, 0
     block: list[bytes] = []
     collecting = True  # at the start of a block: it may be a plain game
     # numbers the lines; a run of blank lines comes as one
-    lines = Pieces(stream) if pbn_lookup.ENABLED else LineReader(stream)
+    lines = (Pieces(stream, first_line=first_line) if pbn_lookup.ENABLED
+             else LineReader(stream, first_line=first_line))
     for piece in lines:
         if type(piece) is Block:  # after a blank line (or at the start): nothing is held
             _whole_block(lexer, games, piece)

@@ -55,15 +55,16 @@ class Pieces:
     the iteration ``unterminated`` says whether the last line had no newline."""
 
     def __init__(self, stream: BinaryIO, chunk_size: int | None = None,
-                 hold: int | None = None) -> None:
+                 hold: int | None = None, first_line: int = 1) -> None:
         self.stream = stream
+        self.first_line = first_line  # the number of the stream's first line
         self.size = _CHUNK if chunk_size is None else chunk_size
         self.hold = _HOLD if hold is None else hold
         self.unterminated = False
 
     def __iter__(self) -> Iterator[Block | tuple[int, bytes, bool]]:
         read = self.stream.read
-        line, held = 1, b""
+        line, held = self.first_line, b""
         while True:
             data = read(self.size)
             if not data:
