@@ -97,6 +97,27 @@ def test_every_edition_and_discovery_gives_the_full_audits_rows(laws, discovered
     assert bool(got) == (laws not in ("1932", "bridge-whist"))  # rubber codes: the full way
 
 
+@pytest.mark.parametrize("run_boards", [1, 3, 1000])
+def test_runs_hold_the_lanes_rows_in_order(run_boards, monkeypatch):
+    """``runs=True`` gives consecutive rows of the lane as CleanRuns of at most RUN_BOARDS
+    rows, the other boards in their places: the same rows in the same order."""
+    from revoke_audit.rows import CleanRun
+
+    monkeypatch.setattr(lane, "RUN_BOARDS", run_boards)
+    data = clean_file(4, games=40)
+    want = [r.row for r in rows(data, AuditOptions(), True, monkeypatch)]
+    got = list(lane.render_records(read_pbn(io.BytesIO(data), "x.pbn", plain=True),
+                                   AuditOptions(), runs=True))
+    flat = [row for r in got for row in (r.rows if type(r) is CleanRun else [r.row])]
+    assert flat == want
+    runs = [r for r in got if type(r) is CleanRun]
+    assert runs and all(r.boards == len(r.rows) <= run_boards for r in runs)
+    if run_boards < 40:
+        assert any(r.boards == run_boards for r in runs)  # the bound is reached, not passed
+    assert sum(r.boards for r in got) == len(want)
+    assert any(type(r) is not CleanRun for r in got)  # boards the full way, in between
+
+
 def test_the_lane_is_taken_for_clean_plain_games(monkeypatch):
     """Every clean game but the last (read line by line) takes the lane: played out, or
     stopped after a whole trick with a Result (a claim)."""

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import IO, Callable, Iterator, Sequence
 
 from .codes import annotation_level
-from .rows import BOARD_COLUMNS, FINDING_COLUMNS, Rendered
+from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered
 from .scoring import result_string
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -234,7 +234,13 @@ class CsvText:
         self._findings = row_values(FINDING_COLUMNS)
 
     def lines(self, r: Rendered) -> tuple[str, str]:
-        """The board's boards.csv line ("" without a board row) and its findings.csv lines."""
+        """The board's boards.csv line ("" without a board row) and its findings.csv lines;
+        a ``CleanRun``'s lines, made from its rows (which it then lets go)."""
+        if type(r) is CleanRun and r.csv is None:
+            rows, r.rows = r.rows, None
+            r.csv = (self._text([csv_values(row, self._boards) for row in rows]), "")
+        if r.csv is not None:
+            return r.csv
         board = "" if r.row is None else self._text([csv_values(r.row, self._boards)])
         return board, self._text([csv_values(f, self._findings) for f in r.findings])
 

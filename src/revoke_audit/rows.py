@@ -71,39 +71,46 @@ class Rendered:
 
 
 class CleanRun(Rendered):
-    """Consecutive boards without findings, sent back from a worker process as one item: their
-    boards.csv lines as one text and their number (``boards``).  A reader that takes CSV
-    lines and statuses only (``Rendered.lean``) needs no more of a clean board, and one item
-    instead of thousands spares the worker's pickling and the parent's loop (``--jobs`` on a
-    large file: most of what the parent did)."""
+    """Consecutive clean boards without findings as one item, for a reader that takes CSV
+    lines and statuses only (``Rendered.lean``): their boards.csv rows (``rows``, as the lane
+    makes them) or lines as one text (``csv``, once made: ``rows`` is then dropped), and their
+    number (``boards``).  One item instead of thousands spares the parent's loop over boards
+    and a worker's pickling."""
 
-    def __init__(self, boards: int, text: str) -> None:
-        super().__init__(LeanRow(status=_CLEAN), [], frozenset(), (text, ""))
+    def __init__(self, boards: int, text: str | None = None,
+                 rows: list[dict[str, object]] | None = None) -> None:
+        super().__init__(LeanRow(status=_CLEAN), [], frozenset(),
+                         None if text is None else (text, ""))
         self.boards = boards
+        self.rows = rows
 
     def lean(self) -> "CleanRun":
         return self
 
     def __reduce__(self):
+        if self.csv is None:
+            raise TypeError("a CleanRun travels as CSV text: make it first")
         return CleanRun, (self.boards, self.csv[0])
 
 
 def clean_runs(rows: list[Rendered]) -> list[Rendered]:
-    """``rows`` (lean, with their CSV lines) with each run of consecutive clean boards without
-    findings made one ``CleanRun``."""
+    """``rows`` (lean, with their CSV lines) with each stretch of consecutive clean boards
+    without findings and ``CleanRun``s made one ``CleanRun``."""
     out: list[Rendered] = []
     texts: list[str] = []
+    boards = 0
     for r in rows:
         if (type(r.row) is LeanRow and not r.findings and not r.log_lines
                 and r.csv is not None and r.row["status"] == _CLEAN):
             texts.append(r.csv[0])
+            boards += r.boards
             continue
         if texts:
-            out.append(CleanRun(len(texts), "".join(texts)))
-            texts = []
+            out.append(CleanRun(boards, "".join(texts)))
+            texts, boards = [], 0
         out.append(r)
     if texts:
-        out.append(CleanRun(len(texts), "".join(texts)))
+        out.append(CleanRun(boards, "".join(texts)))
     return out
 
 

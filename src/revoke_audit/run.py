@@ -18,7 +18,7 @@ from .formats import Limits, RunBudget, iter_sources, read_file
 from .formats.parts import splittable
 from .options import AuditOptions
 from .report import CsvText, deferred_signals
-from .rows import Rendered, clean_runs, log_findings
+from .rows import CleanRun, Rendered, clean_runs, log_findings
 from .units import STDIN, processes_wanted, render_unit, split_files, work_units
 from .workers import InOrder, map_in_order, resolve_jobs, start_workers, worker_pool
 
@@ -36,8 +36,9 @@ def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(),
     no board matched.  ``engine="dask"``: the batches are Dask tasks (``dask_engine``), on
     ``client``, or a cluster at ``scheduler``, or a local cluster; ``jobs`` is then unused.
     ``rows=False``: the caller writes CSV from each board's ``csv`` lines and needs only the
-    status of a board without findings, so worker processes send such boards ``lean``, and
-    consecutive clean ones as one ``rows.CleanRun`` (its ``boards`` says how many)."""
+    status of a board without findings, so such boards come ``lean`` from worker processes,
+    and consecutive clean ones as one ``rows.CleanRun`` with their CSV lines (its ``boards``
+    says how many), in this process too."""
     matched: set[int] = set()
     if engine == "dask":
         from .dask_engine import render_on_dask
@@ -64,8 +65,11 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
     done_file = on_file or (lambda source: None)
     if jobs <= 1:
         run = RunBudget(limits.run_bytes)
+        csv = None if rows else CsvText()
         for src in iter_sources(paths):
-            yield from render_records(read_file(src, limits, run, plain=True), options)
+            rendered = render_records(read_file(src, limits, run, plain=True), options,
+                                      runs=not rows)
+            yield from rendered if rows else _with_lines(rendered, csv)
             done_file(src)
         return
     sources = list(iter_sources(paths))
@@ -83,6 +87,14 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
                 yield from rows
                 if last:
                     done_file(src)
+
+
+def _with_lines(rendered: Iterable[Rendered], csv: CsvText) -> Iterator[Rendered]:
+    """``rendered``, each ``CleanRun`` with its CSV lines (the caller writes those)."""
+    for r in rendered:
+        if type(r) is CleanRun:
+            csv.lines(r)
+        yield r
 
 
 def _submit(pool, sources: list[str], jobs: int, how: tuple[AuditOptions, Limits, bool]
@@ -165,7 +177,7 @@ def _render_unit(args: tuple[tuple, AuditOptions, Limits, bool]
     with its CSV lines; when asked, ``lean``, and each run of clean boards one item
     (``rows.clean_runs``)."""
     unit, options, limits, lean = args
-    done = render_unit(unit, options, limits, _RUN)
+    done = render_unit(unit, options, limits, _RUN, runs=lean)
     for k, (src, rows, last) in enumerate(done):
         for i, r in enumerate(rows):
             r.csv = _CSV.lines(r)

@@ -93,20 +93,20 @@ def _size(path: str) -> int:
 
 
 def render_unit(unit: tuple, options: AuditOptions, limits: Limits,
-                run: RunBudget | None = None, read: Callable = read_file
+                run: RunBudget | None = None, read: Callable = read_file, runs: bool = False
                 ) -> list[tuple[str, list[Rendered], bool]]:
     """A unit of work audited and rendered, as ``(source, rows, last)`` for each source it
     holds (``last``: the source's last rows).  ``read(source, limits, run)`` reads a whole
-    file (the Dask engine's also reads URLs)."""
+    file (the Dask engine's also reads URLs).  ``runs``: as for ``lane.render_records``."""
     if unit[0] == "part":
         part, last = unit[1], unit[2]
-        return [(part.path, render_part(part, options), last)]
-    return [(src, list(render_records(read(src, limits, run, plain=True), options)), True)
-            for src in unit[1]]
+        return [(part.path, render_part(part, options, runs), last)]
+    return [(src, list(render_records(read(src, limits, run, plain=True), options, runs=runs)),
+             True) for src in unit[1]]
 
 
-def render_part(part: Part, options: AuditOptions) -> list[Rendered]:
+def render_part(part: Part, options: AuditOptions, runs: bool = False) -> list[Rendered]:
     """The games of a part of a file audited and rendered; its context games (read before and
     after it) serve only as neighbours."""
     keep = range(part.skip, part.skip + part.count)
-    return list(render_records(read_part(part, plain=True), options, keep))
+    return list(render_records(read_part(part, plain=True), options, keep, runs))

@@ -23,30 +23,45 @@ from ..formats.pbn.plain import PlainGame
 from ..options import AuditOptions
 from ..record import BoardRecord
 from ..replay.coherence import with_neighbours
-from ..rows import Rendered, render
+from ..rows import CleanRun, Rendered, render
 from . import lin, pbn
 
 ENABLED = True
 _ROWS = {PlainGame: pbn.plain_row, PlainLine: lin.plain_row}
+RUN_BOARDS = 1000  # the most boards a CleanRun of ``render_records(runs=True)`` holds
 
 
 def render_records(records: Iterable[BoardRecord | PlainGame | PlainLine], options: AuditOptions,
-                   keep: range | None = None) -> Iterator[Rendered]:
+                   keep: range | None = None, runs: bool = False) -> Iterator[Rendered]:
     """The report rows of each board, in order: a plain game through the lane when it can
     (``plain_row``), every other board through the full audit (``audit.audit_board``), which
     sees the deals of the boards around it.  ``keep``: only the boards at these positions
-    (a part of a file read with games around it)."""
+    (a part of a file read with games around it).  ``runs``: consecutive boards of the lane
+    come as one ``rows.CleanRun`` of their rows (up to ``RUN_BOARDS``), for a caller that
+    writes CSV and needs no more of a clean board."""
     lane = ENABLED and options.table_facts is None
+    held: list[dict[str, object]] = []
     for i, (item, neighbours) in enumerate(with_neighbours(records)):
         if keep is not None and i not in keep:
             continue
         if type(item) in _ROWS:
             rendered = plain_row(item, options) if lane else None
             if rendered is not None:
-                yield rendered
+                if not runs:
+                    yield rendered
+                    continue
+                held.append(rendered.row)
+                if len(held) >= RUN_BOARDS:
+                    yield CleanRun(len(held), rows=held)
+                    held = []
                 continue
             item = item.record()
+        if held:
+            yield CleanRun(len(held), rows=held)
+            held = []
         yield render(audit_board(item, options, neighbours))
+    if held:
+        yield CleanRun(len(held), rows=held)
 
 
 def plain_row(item: PlainGame | PlainLine, options: AuditOptions) -> Rendered | None:
