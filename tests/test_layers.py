@@ -55,7 +55,9 @@ def _existing(name: str) -> str | None:
     parts = name.split(".")
     while parts:
         p = PACKAGE.joinpath(*parts)
-        if p.with_suffix(".py").is_file() or (p / "__init__.py").is_file():
+        # a ``.c`` file is a compiled module (``lane/_kernel.c``): a leaf, it imports nothing
+        if (p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
+                or p.with_suffix(".c").is_file()):
             return ".".join(parts)
         parts.pop()
     return None

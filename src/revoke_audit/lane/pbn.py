@@ -16,17 +16,14 @@ Anything else goes the full way, through ``PlainGame.record()``."""
 from __future__ import annotations
 
 from ..auction import derive_contract, parse_contract
-from ..cards import NOTRUMP, RANKS, SUITS, parse_seat
+from ..cards import NOTRUMP, parse_seat
 from ..formats.pbn.build import _contract, _dealer, _declarer, _result, _vulnerable
-from ..formats.pbn.lookup import fast_deal
 from ..formats.pbn.plain import PlainGame
 from ..formats.pbn.sections import read_auction
 from ..options import AuditOptions
 from ..rows import Rendered
-from .common import Problems, board_row, duplicate_edition, memo, outcome, play_tricks
-
-_CARDS = {s + r: i * 13 + j for i, s in enumerate(SUITS) for j, r in enumerate(RANKS)}
-
+from . import kernel
+from .common import Problems, board_row, duplicate_edition, memo, outcome
 
 def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
     """The rows of a plain PBN game with nothing to find; None when the full audit must see
@@ -37,10 +34,10 @@ def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
     if head is None:
         return None
     dealer, vul, declarer, contract, trump, stated = head
-    hands = fast_deal(get("Deal", ""))  # only a deal written the usual way: no PS107/PS108
+    hands = kernel.deal(get("Deal", ""))  # only a deal written the usual way: no PS107/PS108
     if hands is None:
         return None
-    got = _tricks(list(hands), pg.play, (declarer + 1) % 4, trump, declarer & 1)
+    got = kernel.column_tricks(hands, pg.play, (declarer + 1) % 4, trump, declarer & 1)
     # PBN has no claim: a play that stops with a Result takes it as one
     tricks = outcome(*got, stated, stated) if got is not None else None
     laws = memo(duplicate_edition, (pg.date, pg.event, options.laws))
@@ -126,20 +123,3 @@ def _result_of(result: str, declarer: int, contract: str) -> int | None:
     d = Problems()
     stated, flagged = _result({"Result": result}, {}, declarer, contract, d)
     return None if d or flagged else stated
-
-
-# --- the play -----------------------------------------------------------------------------------
-
-def _tricks(hands: list[int], play: str, leader: int, trump: int | None, side: int
-            ) -> tuple[int, int] | None:
-    """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, tricks played) in whole
-    tricks of cards (perhaps ended by ``*``) written in seat columns from ``leader``, each
-    trick led by the winner of the one before; None unless every card is held by the player
-    on turn and follows suit when it can."""
-    tokens = play.split()
-    if tokens[-1:] == ["*"]:
-        tokens.pop()  # the play stops there
-    cards = list(map(_CARDS.get, tokens))
-    if not cards or len(cards) % 4 or len(cards) > 52 or None in cards:
-        return None
-    return play_tricks(hands, cards, leader, trump, side, columns=True)

@@ -1,0 +1,234 @@
+/* The lane's two hot loops in C: an optional accelerator for ``lane.kernel``.
+ *
+ * Each function gives exactly what its pure-Python twin in ``lane/kernel.py`` gives, for any
+ * input (``tests/test_kernel.py`` compares them on generated and changed values):
+ *
+ *   deal(value)  -> (N, E, S, W) masks of a Deal written the usual way, or None
+ *                   (twin: ``formats.pbn.lookup.fast_deal``)
+ *   column_tricks(hands, play, leader, trump, side) -> (tricks won by ``side``, tricks) or None
+ *                   (twin: ``kernel.py_column_tricks``: PBN Play tokens in seat columns from
+ *                   ``leader``, replayed under Law 44: each card held by the player on turn,
+ *                   suit followed when it can be (Law 44C), the trick won by the highest trump
+ *                   or else the highest card of the suit led (Law 44E/F), its winner leading
+ *                   the next (Law 44G)).
+ *
+ * A card is suit * 13 + rank (suits "SHDC", ranks "23456789TJQKA"); a hand is a 52-bit mask.
+ * Nothing here keeps state, allocates beyond the result, or reads past its input. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define MAX_CARDS 52
+
+static const char SEATS[] = "NESW";
+
+static int rank_of(Py_UCS4 ch)
+{
+    switch (ch) {
+    case '2': return 0;  case '3': return 1;  case '4': return 2;  case '5': return 3;
+    case '6': return 4;  case '7': return 5;  case '8': return 6;  case '9': return 7;
+    case 'T': return 8;  case 'J': return 9;  case 'Q': return 10; case 'K': return 11;
+    case 'A': return 12;
+    default: return -1;
+    }
+}
+
+static int suit_of(Py_UCS4 ch)
+{
+    switch (ch) {
+    case 'S': return 0; case 'H': return 1; case 'D': return 2; case 'C': return 3;
+    default: return -1;
+    }
+}
+
+static int popcount64(uint64_t x)
+{
+    int n = 0;
+    while (x) {
+        x &= x - 1;
+        n++;
+    }
+    return n;
+}
+
+/* One hand "AKQ.JT9.876.5432" from text[*pos] up to a space or the end: each suit's ranks
+ * high to low, each once, four suits; -1 on anything else. */
+static int read_hand(const Py_UCS1 *text, Py_ssize_t len, Py_ssize_t *pos, uint64_t *mask)
+{
+    Py_ssize_t i = *pos;
+    uint64_t bits = 0;
+    int suit = 0;
+    int last = 13;  /* the rank before, in this suit: the next must be lower */
+    if (i >= len || text[i] == ' ')
+        return -1;  /* an empty hand: the pattern wants one character at least */
+    for (; i < len && text[i] != ' '; i++) {
+        if (text[i] == '.') {
+            if (++suit > 3)
+                return -1;
+            last = 13;
+            continue;
+        }
+        int r = rank_of(text[i]);
+        if (r < 0 || r >= last)
+            return -1;
+        bits |= (uint64_t)1 << (13 * suit + r);
+        last = r;
+    }
+    if (suit != 3)
+        return -1;
+    *pos = i;
+    *mask = bits;
+    return 0;
+}
+
+static PyObject *kernel_deal(PyObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "deal() takes a str");
+        return NULL;
+    }
+    if (!PyUnicode_IS_ASCII(arg))
+        Py_RETURN_NONE;  /* a rank, dot or single space is ASCII: anything else fails */
+    const Py_UCS1 *text = PyUnicode_1BYTE_DATA(arg);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(arg);
+    if (len < 2 || text[1] != ':')
+        Py_RETURN_NONE;
+    const char *at = memchr(SEATS, text[0], 4);
+    if (text[0] == 0 || at == NULL)
+        Py_RETURN_NONE;
+    int first = (int)(at - SEATS);
+    uint64_t hands[4] = {0, 0, 0, 0};
+    uint64_t all = 0;
+    Py_ssize_t pos = 2;
+    for (int i = 0; i < 4; i++) {
+        if (i > 0) {
+            if (pos >= len || text[pos] != ' ')
+                Py_RETURN_NONE;
+            pos++;
+        }
+        uint64_t mask;
+        if (read_hand(text, len, &pos, &mask) < 0 || popcount64(mask) != 13)
+            Py_RETURN_NONE;
+        hands[(first + i) % 4] = mask;
+        all |= mask;
+    }
+    if (pos != len || all != ((uint64_t)1 << 52) - 1)
+        Py_RETURN_NONE;  /* more text, or a card in two hands (then one is missing) */
+    return Py_BuildValue("(KKKK)", (unsigned long long)hands[0], (unsigned long long)hands[1],
+                         (unsigned long long)hands[2], (unsigned long long)hands[3]);
+}
+
+/* The cards of the play tokens (split at whitespace as ``str.split`` splits, a last ``*``
+ * dropped): 0 and their number in *n, or -1 when a token is not a card written "SA", or there
+ * are more than 52. */
+static int read_cards(PyObject *play, int *cards, int *n)
+{
+    int kind = PyUnicode_KIND(play);
+    const void *data = PyUnicode_DATA(play);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(play);
+    int count = 0, star = 0;
+    Py_ssize_t i = 0;
+    while (i < len) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(ch)) {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i;
+        while (i < len && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
+            i++;
+        if (star)
+            return -1;  /* a "*" that is not the last token */
+        if (i - start == 1 && ch == '*') {
+            star = 1;
+            continue;
+        }
+        if (i - start != 2 || count >= MAX_CARDS)
+            return -1;
+        int s = suit_of(ch), r = rank_of(PyUnicode_READ(kind, data, start + 1));
+        if (s < 0 || r < 0)
+            return -1;
+        cards[count++] = s * 13 + r;
+    }
+    *n = count;
+    return 0;
+}
+
+static PyObject *kernel_column_tricks(PyObject *self, PyObject *args)
+{
+    PyObject *hand_tuple, *play, *trump_obj;
+    int leader, side;
+    if (!PyArg_ParseTuple(args, "O!UiOi", &PyTuple_Type, &hand_tuple, &play, &leader,
+                          &trump_obj, &side))
+        return NULL;
+    if (PyTuple_GET_SIZE(hand_tuple) != 4 || leader < 0 || leader > 3) {
+        PyErr_SetString(PyExc_ValueError, "column_tricks() takes four hands and a seat 0-3");
+        return NULL;
+    }
+    int trump = -1;
+    if (trump_obj != Py_None) {
+        trump = (int)PyLong_AsLong(trump_obj);
+        if (trump == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    uint64_t hands[4];
+    for (int i = 0; i < 4; i++) {
+        hands[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hand_tuple, i));
+        if (hands[i] == (uint64_t)-1 && PyErr_Occurred())
+            return NULL;
+    }
+    int cards[MAX_CARDS], n = 0;
+    if (read_cards(play, cards, &n) < 0 || n == 0 || n % 4 != 0)
+        Py_RETURN_NONE;
+    const uint64_t suit_mask = 0x1FFF;
+    int won = 0, seat = leader;
+    for (int base = 0; base < n; base += 4) {
+        int k = (seat - leader) & 3;  /* the leader's column */
+        int led = -1, best = -1, win = -1;
+        for (int step = 0; step < 4; step++) {
+            int c = cards[base + ((k + step) & 3)];
+            int s = (seat + step) & 3;
+            uint64_t held = hands[s];
+            if (!((held >> c) & 1))
+                Py_RETURN_NONE;  /* not held by the player on turn */
+            hands[s] = held ^ ((uint64_t)1 << c);
+            int suit = c / 13;
+            if (step == 0) {
+                led = suit;
+                best = c;
+                win = s;
+            } else if (suit == led) {
+                if (best / 13 == led && c > best) {
+                    best = c;
+                    win = s;
+                }
+            } else if (held & (suit_mask << (13 * led))) {
+                Py_RETURN_NONE;  /* a revoke (Law 61A): the full audit rules it */
+            } else if (suit == trump && (best / 13 != trump || c > best)) {
+                best = c;
+                win = s;
+            }
+        }
+        if ((win & 1) == side)
+            won++;
+        seat = win;
+    }
+    return Py_BuildValue("(ii)", won, n / 4);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
+    {"column_tricks", kernel_column_tricks, METH_VARARGS,
+     "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "The lane's hot loops in C (see lane/kernel.py).", -1,
+    kernel_methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void)
+{
+    return PyModule_Create(&kernel_module);
+}

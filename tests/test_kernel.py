@@ -1,0 +1,169 @@
+"""The lane's C accelerator gives exactly what its Python twins give (``lane/kernel.py``), on
+generated deals and plays and on every kind of change to them: other whitespace (Unicode
+too), ``*``, lower case, ``10``, short, long, repeated and foreign tokens, cards moved between
+hands.  Skipped where the extension was not built (no compiler); the lane then runs on the
+twins, which the lane's own tests cover, as does ``test_the_lane_gives_the_same_rows_both_ways``
+here."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from revoke_audit.cards import RANKS, SEATS, SUITS
+from revoke_audit.lane import kernel
+
+C = kernel._kernel
+needs_c = pytest.mark.skipif(C is None, reason="the C accelerator was not built here")
+
+SPACES = [" ", "  ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\u2003",
+          "\u3000", "\x85"]
+JUNK = ["s", "h", "10", "S", "*", "-", "SX", "S10", "SAK", "\u00e9", "S\u00c1", "Sa", "\x00",
+        ".", ":", "N:", "S2"]
+
+
+def random_deal(rnd: random.Random) -> list[list[int]]:
+    cards = list(range(52))
+    rnd.shuffle(cards)
+    return [sorted(cards[13 * i:13 * i + 13]) for i in range(4)]
+
+
+def deal_text(hands: list[list[int]], first: int) -> str:
+    def hand(cards: list[int]) -> str:
+        return ".".join("".join(RANKS[c % 13] for c in sorted(cards, reverse=True)
+                                if c // 13 == s) for s in range(4))
+    return SEATS[first] + ":" + " ".join(hand(hands[(first + i) % 4]) for i in range(4))
+
+
+def random_play(rnd: random.Random, hands: list[list[int]], leader: int, trump: int | None,
+                follow: float) -> list[str]:
+    """Tokens in seat columns from ``leader``: each player follows suit with probability
+    ``follow`` when he can (else any card: a revoke), the winner leads the next trick."""
+    held = [list(h) for h in hands]
+    seat, columns = leader, []
+    for _ in range(13):
+        trick, led = [], None
+        for step in range(4):
+            s = (seat + step) % 4
+            same = [c for c in held[s] if led is not None and c // 13 == led]
+            card = rnd.choice(same if same and rnd.random() < follow else held[s])
+            held[s].remove(card)
+            led = card // 13 if led is None else led
+            trick.append((s, card))
+        def power(c):
+            return (2 if c // 13 == trump else 1 if c // 13 == led else 0, c % 13)
+        seat = max(trick, key=lambda sc: power(sc[1]))[0]
+        by_seat = dict(trick)
+        columns += [SUITS[by_seat[(leader + i) % 4] // 13] + RANKS[by_seat[(leader + i) % 4] % 13]
+                    for i in range(4)]
+    return columns
+
+
+def changed(rnd: random.Random, tokens: list[str], text_joiner: str) -> str:
+    """The tokens with a few random changes, joined by whitespace of several kinds."""
+    tokens = list(tokens)
+    for _ in range(rnd.choice([0, 0, 1, 2, 3])):
+        kind = rnd.randrange(7)
+        k = rnd.randrange(len(tokens)) if tokens else 0
+        if kind == 0 and tokens:
+            tokens[k] = rnd.choice(JUNK)
+        elif kind == 1:
+            del tokens[k:k + rnd.choice([1, 4, 20])]
+        elif kind == 2:
+            tokens += rnd.choice([["*"], ["*", "*"], ["SA"], ["SA", "HK", "D2", "C3"]])
+        elif kind == 3 and tokens:
+            tokens.insert(k, tokens[rnd.randrange(len(tokens))])
+        elif kind == 4 and len(tokens) > 1:
+            j = rnd.randrange(len(tokens))
+            tokens[k], tokens[j] = tokens[j], tokens[k]
+        elif kind == 5:
+            tokens.insert(k, "*")
+        else:  # stopped after a whole trick (a claim), with or without its "*"
+            tokens = tokens[:4 * rnd.randrange(1, 13)] + rnd.choice([[], ["*"]])
+    return "".join(t + (text_joiner if rnd.random() < 0.8 else rnd.choice(SPACES))
+                   for t in tokens)
+
+
+@needs_c
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([None, 0, 1, 2, 3]), st.integers(0, 3),
+       st.sampled_from([1.0, 0.97, 0.5]), st.sampled_from(SPACES[:6]))
+def test_the_replay_gives_the_twins_answer(seed, trump, leader, follow, joiner):
+    rnd = random.Random(seed)
+    hands = random_deal(rnd)
+    masks = tuple(sum(1 << c for c in h) for h in hands)
+    play = changed(rnd, random_play(rnd, hands, leader, trump, follow), joiner)
+    side = rnd.randrange(2)
+    want = kernel.py_column_tricks(masks, play, leader, trump, side)
+    assert C.column_tricks(masks, play, leader, trump, side) == want
+
+
+@needs_c
+def test_the_replay_sees_a_revoke_and_counts_tricks():
+    """Hand-checked: North holds the four aces and S2-ST, East the hearts but the ace and the
+    S J, South the diamonds and the S Q, West the clubs and the S K.  In no trump North leads
+    the S A (all follow), then the other aces (the rest discard): North-South win all four
+    tricks.  East's S J on the H A while he holds hearts stops the replay (a revoke, Law 61A:
+    the full audit rules it)."""
+    hands = [[12, 25, 38, 51] + list(range(0, 9)), list(range(13, 25)) + [9],
+             list(range(26, 38)) + [10], list(range(39, 51)) + [11]]
+    masks = tuple(sum(1 << c for c in h) for h in hands)
+    four = "SA SJ SQ SK HA H2 D2 C2 DA H3 D3 C3 CA H4 D4 C4"  # columns N E S W
+    for replay in (C.column_tricks, kernel.py_column_tricks):
+        assert replay(masks, four, 0, None, 0) == (4, 4)
+        assert replay(masks, four, 0, None, 1) == (0, 4)
+        assert replay(masks, "HA SJ D2 C2", 0, None, 0) is None
+        # with spades trumps, the S J ruffs the D A: East-West win that trick
+        assert replay(masks, "DA SJ D2 C2", 0, 0, 0) == (0, 1)
+
+
+@needs_c
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3))
+def test_a_deal_gives_the_twins_hands(seed, first):
+    rnd = random.Random(seed)
+    hands = random_deal(rnd)
+    text = deal_text(hands, first)
+    for _ in range(rnd.choice([0, 0, 1, 2])):
+        k = rnd.randrange(len(text) + 1)
+        change = rnd.choice([rnd.choice(JUNK), rnd.choice(SPACES), "", text[k:k + 1].lower()])
+        text = text[:k] + change + text[k + rnd.choice([0, 1, 2]):]
+    assert C.deal(text) == kernel.py_deal(text)
+
+
+@needs_c
+@pytest.mark.parametrize("text", [
+    "N:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ",
+    "E:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+    "N:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ\n",
+    "N:AKQ.JT9.876.5432  5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ",
+    "N:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AK",
+    "N:KAQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ",
+    "N:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ.",
+    "N:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9",
+    "X:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ",
+    "N:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ ",
+    "N:AKQ.JT9.876.5432 5432.AKQ.JT9.876 876.5432.AKQ.JT9 JT9.876.5432.AKQ N",
+    "N:AKQ.JT9.876.5432 - - -", "", "N", "N:", "\x00:", "N:\u00e9",
+    "N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 876.5432.AKQ.JT9 JT9.876.5432.AKQ",
+])
+def test_deals_written_otherwise_give_the_twins_answer(text):
+    assert C.deal(text) == kernel.py_deal(text)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_the_lane_gives_the_same_rows_both_ways(compiled, monkeypatch):
+    """The lane's rows are the full audit's with the twins and with C (when built)."""
+    from test_lane import assert_same, clean_file, taken
+
+    if compiled and C is None:
+        pytest.skip("the C accelerator was not built here")
+    before = kernel.column_tricks is not kernel.py_column_tricks
+    try:
+        assert kernel.use(compiled) == compiled
+        got = taken(monkeypatch)
+        assert_same(clean_file(11, games=40), monkeypatch)
+        assert len(got) >= 10
+    finally:
+        kernel.use(before)
