@@ -1,5 +1,5 @@
 # Shared set-up for scripts/audit and scripts/test: create .venv and install the project when
-# missing or when pyproject.toml or the C accelerator (setup.py, _kernel.c) changed since the
+# missing or when pyproject.toml or the C accelerators (setup.py, _speedups.c) changed since the
 # last install.  Sourced, not run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,8 +14,8 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 STAMP="$VENV/.revoke-audit-installed${EXTRA:+-$EXTRA}"
-# the C accelerator is built at install time: a change to it is a reason to install again
-HASH="$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT/src/revoke_audit/lane/_kernel.c" \
+# the C accelerators are built at install time: a change to them is a reason to install again
+HASH="$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT/src/revoke_audit/_speedups.c" \
   | sha1sum | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$HASH" ]; then
   echo "setting up $VENV (first run, or pyproject.toml changed) ..." >&2

@@ -7,7 +7,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "revoke_audit"
 
 #: Layers in ARCHITECTURE.md's order; a module may import its own layer and earlier ones.
 LAYERS = [
-    ["cards", "record", "codes", "findings", "auction", "scoring", "duplicate", "rubber"],
+    ["cards", "record", "codes", "findings", "auction", "scoring", "duplicate", "rubber",
+     "speedups", "_speedups"],
     ["formats"],
     ["replay"],
     ["table_facts", "duties"],
@@ -55,7 +56,7 @@ def _existing(name: str) -> str | None:
     parts = name.split(".")
     while parts:
         p = PACKAGE.joinpath(*parts)
-        # a ``.c`` file is a compiled module (``lane/_kernel.c``): a leaf, it imports nothing
+        # a ``.c`` file is a compiled module (``_speedups.c``): a leaf, it imports nothing
         if (p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
                 or p.with_suffix(".c").is_file()):
             return ".".join(parts)

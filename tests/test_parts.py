@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from click.testing import CliRunner
 
 import revoke_audit.units as run
+from revoke_audit import speedups
 from revoke_audit.cli import main
 from revoke_audit.formats import Limits
 from revoke_audit.formats.lines import MAX_LINE
@@ -292,6 +293,49 @@ def test_a_pbn_file_that_splits_reads_as_the_whole_whatever_is_mixed_in(tmp_path
 
 LIN_TEXT = lin_lines(12)
 PBN_TEXT = games(12)
+TAG_ODD = ["[", "[ Event", "[\tBoard", "[Deal", "[Deal]", "[Dealer", "[Event_", "[Board1",
+           "[Eventx]", '[Deal "', "]", "[]", "[[Event]", "[Board]]", "\n\n", "\r\n\r\n", "x"]
+
+
+@pytest.mark.skipif(speedups.compiled is None, reason="the C accelerators were not built here")
+@settings(max_examples=300, deadline=None)
+@given(picks=st.lists(st.tuples(st.integers(0, 99), st.integers(0, 999), st.integers(0, 40)),
+                      min_size=0, max_size=4), cut_at=st.integers(0, 3000))
+def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
+    """``_speedups``' ``blank_runs``, ``plain_bytes`` and ``one_game_each`` = their twins in
+    ``parts`` on PBN text with tags, blank lines, brackets, comments, directives, CRs and
+    control characters put in anywhere, and cut anywhere."""
+    from revoke_audit.formats.parts import _blank_runs, _games, _one_game_each, _plain_bytes
+
+    c = speedups.compiled
+    data = _mixed(PBN_TEXT, PBN_ODD + TAG_ODD, picks).encode("utf-8", "surrogateescape")
+    data = data[:len(data) - cut_at] if cut_at < len(data) else data
+    kind, first, starts = _games(data)
+    for text in (data, data.replace(b"\n", b"\r\n")):  # and as a CRLF file
+        for at in (0, first, len(text) // 2):
+            assert c.blank_runs(text, at) == _blank_runs(text, at)
+            assert c.plain_bytes(text, at) == _plain_bytes(text, at)
+    if kind != "pbn" or not starts:
+        return
+    assert c.one_game_each(data, first, starts) == _one_game_each(data, first, starts)
+
+
+@pytest.mark.skipif(speedups.compiled is None, reason="the C accelerators were not built here")
+@pytest.mark.parametrize("move", ["Deal", "Event", "Board"])
+def test_the_compiled_tag_scan_sees_a_tag_moved_to_another_block(move):
+    """As many Deal tags as blocks, but two in one and none in the next: not one game each
+    (and two Events or Boards in one block)."""
+    from revoke_audit.formats.parts import _games, _one_game_each
+
+    blocks = PBN_TEXT.split("\n\n")
+    line = next(x for x in blocks[2].split("\n") if x.startswith(f"[{move} "))
+    blocks[2] = blocks[2].replace(line + "\n", "")
+    blocks[1] = blocks[1] + "\n" + line
+    data = "\n\n".join(blocks).encode()
+    kind, first, starts = _games(data)
+    assert _one_game_each(data, first, starts) is False
+    assert speedups.compiled.one_game_each(data, first, starts) is False
+
 
 
 def test_a_file_with_crlf_line_ends_splits_like_the_whole(tmp_path):

@@ -1,21 +1,16 @@
 """The PBN lane's two hot loops - a Deal's hands and the replay of the Play's columns - in C
-when the optional extension ``_kernel`` was built (``setup.py``; a machine without a compiler
-installs and runs without it), else in Python.  Each C function gives exactly what its Python
-twin here gives, for any input: ``tests/test_kernel.py`` compares them on generated and changed
-values, and the lane's tests run both ways.  ``REVOKE_AUDIT_PURE_PYTHON=1`` in the
-environment, or ``use(False)``, keeps to the Python twins."""
+when the optional extension was built (``speedups``), else in Python.  Each C function gives
+exactly what its Python twin here gives, for any input: ``tests/test_kernel.py`` compares them
+on generated and changed values, and the lane's tests run both ways.
+``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment, or ``use(False)``, keeps to the twins."""
 from __future__ import annotations
 
-import os
-
+from .. import speedups
 from ..cards import RANKS, SUITS
 from ..formats.pbn import lookup
 from .common import play_tricks
 
-try:
-    from . import _kernel
-except ImportError:  # not built: no compiler where the package was installed
-    _kernel = None
+_kernel = speedups.compiled
 
 _CARDS = {s + r: i * 13 + j for i, s in enumerate(SUITS) for j, r in enumerate(RANKS)}
 
@@ -57,4 +52,4 @@ def use(compiled: bool) -> bool:
     return on
 
 
-use(not os.environ.get("REVOKE_AUDIT_PURE_PYTHON"))
+use(speedups.wanted() is not None)

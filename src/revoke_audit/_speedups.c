@@ -1,7 +1,9 @@
-/* The lane's two hot loops in C: an optional accelerator for ``lane.kernel``.
+/* Optional C accelerators (``speedups.py``): the lane's two hot loops (``lane/kernel.py``)
+ * and the split check's tag scan (``formats/parts.py``).
  *
- * Each function gives exactly what its pure-Python twin in ``lane/kernel.py`` gives, for any
- * input (``tests/test_kernel.py`` compares them on generated and changed values):
+ * Each function gives exactly what its Python twin gives, for any input
+ * (``tests/test_kernel.py`` and ``tests/test_parts.py`` compare them on generated and changed
+ * values):
  *
  *   deal(value)  -> (N, E, S, W) masks of a Deal written the usual way, or None
  *                   (twin: ``formats.pbn.lookup.fast_deal``)
@@ -11,6 +13,13 @@
  *                   suit followed when it can be (Law 44C), the trick won by the highest trump
  *                   or else the highest card of the suit led (Law 44E/F), its winner leading
  *                   the next (Law 44G)).
+ *   blank_runs(data, first) -> the ends of the runs of blank lines, as ``re.finditer``
+ *                   finds them (twin: ``formats.parts._blank_runs``)
+ *   plain_bytes(data, first) -> bool (twin: ``formats.parts._plain_bytes``)
+ *   one_game_each(data, first, starts) -> bool
+ *                   (twin: ``formats.parts._one_game_each``: every block of a PBN file starts
+ *                   with a tag and holds one Deal and at most one Event and Board, and no "["
+ *                   is left open on its line or followed by whitespace)
  *
  * A card is suit * 13 + rank (suits "SHDC", ranks "23456789TJQKA"); a hand is a 52-bit mask.
  * Nothing here keeps state, allocates beyond the result, or reads past its input. */
@@ -216,19 +225,203 @@ static PyObject *kernel_column_tricks(PyObject *self, PyObject *args)
     return Py_BuildValue("(ii)", won, n / 4);
 }
 
+/* starts[i] of a list of ints; -1 with an exception set on a bad item. */
+static Py_ssize_t start_at(PyObject *starts, Py_ssize_t i)
+{
+    return PyLong_AsSsize_t(PyList_GET_ITEM(starts, i));
+}
+
+static int is_word(unsigned char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
+           || ch == '_';
+}
+
+static int is_space(unsigned char ch)  /* \s of a bytes pattern */
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+/* Which of Event (0), Board (1), Deal (2) the tag at data[p] ("[" there) names, as a whole
+ * word; -1 for none. */
+static int tag_name(const unsigned char *d, Py_ssize_t len, Py_ssize_t p)
+{
+    static const char *names[3] = {"Event", "Board", "Deal"};
+    for (int k = 0; k < 3; k++) {
+        Py_ssize_t n = (Py_ssize_t)strlen(names[k]);
+        if (p + 1 + n <= len && memcmp(d + p + 1, names[k], (size_t)n) == 0
+                && (p + 1 + n == len || !is_word(d[p + 1 + n])))
+            return k;
+    }
+    return -1;
+}
+
+static PyObject *speedups_one_game_each(PyObject *self, PyObject *args)
+{
+    Py_buffer buf;
+    Py_ssize_t first;
+    PyObject *starts;
+    if (!PyArg_ParseTuple(args, "y*nO!", &buf, &first, &PyList_Type, &starts))
+        return NULL;
+    const unsigned char *d = buf.buf;
+    Py_ssize_t len = buf.len, nb = PyList_GET_SIZE(starts);
+    int ok = 1;
+    /* each block's first byte is "[" */
+    for (Py_ssize_t i = 0; i < nb && ok; i++) {
+        Py_ssize_t s = start_at(starts, i);
+        if (s == -1 && PyErr_Occurred())
+            goto fail;
+        if (s < 0 || s >= len) {
+            PyErr_SetString(PyExc_IndexError, "mmap index out of range");
+            goto fail;
+        }
+        ok = d[s] == '[';
+    }
+    Py_ssize_t block = -1, next_start = nb > 0 ? start_at(starts, 0) : -1;
+    Py_ssize_t deals = 0, last[2] = {-2, -2};  /* the block of the last Event, Board */
+    Py_ssize_t p = first < 0 ? 0 : first;
+    while (ok && p < len) {
+        const unsigned char *at = memchr(d + p, '[', (size_t)(len - p));
+        if (at == NULL)
+            break;
+        p = at - d;
+        Py_ssize_t q = p + 1;
+        while (q < len && d[q] != ']' && d[q] != '\n')
+            q++;
+        if (q == len || d[q] == '\n' || is_space(d[p + 1])) {
+            ok = 0;  /* left open on its line, or "[ Name" */
+            break;
+        }
+        int k = tag_name(d, len, p);
+        if (k >= 0) {
+            while (next_start >= 0 && next_start <= p) {  /* block = bisect_right - 1 */
+                block++;
+                next_start = block + 1 < nb ? start_at(starts, block + 1) : -1;
+                if (next_start == -1 && PyErr_Occurred())
+                    goto fail;
+            }
+            if (k == 2)
+                ok = block == deals++;  /* the n-th Deal in the n-th block */
+            else if (block <= last[k])
+                ok = 0;  /* two in one block */
+            else
+                last[k] = block;
+        }
+        p++;
+    }
+    PyBuffer_Release(&buf);
+    return PyBool_FromLong(ok && deals == nb);
+fail:
+    PyBuffer_Release(&buf);
+    return NULL;
+}
+
+/* The end of each run of blank lines "\n(?:\r?\n)+" from byte ``first`` on, as
+ * ``re.finditer`` finds them (leftmost, longest, not overlapping). */
+static PyObject *speedups_blank_runs(PyObject *self, PyObject *args)
+{
+    Py_buffer buf;
+    Py_ssize_t first;
+    if (!PyArg_ParseTuple(args, "y*n", &buf, &first))
+        return NULL;
+    const unsigned char *d = buf.buf;
+    Py_ssize_t len = buf.len, i = first < 0 ? 0 : first;
+    PyObject *ends = PyList_New(0);
+    if (ends == NULL)
+        goto fail;
+    while (i < len) {
+        const unsigned char *at = memchr(d + i, '\n', (size_t)(len - i));
+        if (at == NULL)
+            break;
+        Py_ssize_t j = at - d + 1;
+        int blank = 0;
+        for (;;) {
+            if (j < len && d[j] == '\n')
+                j += 1;
+            else if (j + 1 < len && d[j] == '\r' && d[j + 1] == '\n')
+                j += 2;
+            else
+                break;
+            blank = 1;
+        }
+        if (blank) {
+            PyObject *end = PyLong_FromSsize_t(j);
+            if (end == NULL || PyList_Append(ends, end) < 0) {
+                Py_XDECREF(end);
+                goto fail;
+            }
+            Py_DECREF(end);
+            i = j;
+        } else {
+            i = at - d + 1;
+        }
+    }
+    PyBuffer_Release(&buf);
+    return ends;
+fail:
+    Py_XDECREF(ends);
+    PyBuffer_Release(&buf);
+    return NULL;
+}
+
+/* No control character the line reader deletes anywhere, and from ``first`` on no "{", no
+ * "%" after a newline and no CR that ends no line. */
+static PyObject *speedups_plain_bytes(PyObject *self, PyObject *args)
+{
+    Py_buffer buf;
+    Py_ssize_t first;
+    if (!PyArg_ParseTuple(args, "y*n", &buf, &first))
+        return NULL;
+    const unsigned char *d = buf.buf;
+    Py_ssize_t len = buf.len;
+    if (first < 0)
+        first = 0;
+    unsigned char odd[256] = {0};  /* 1: deleted anywhere; 2: odd after ``first`` */
+    for (int b = 0; b < 0x20; b++)
+        odd[b] = (b == '\t' || b == '\n' || b == '\r') ? 0 : 1;
+    odd[0x7F] = 1;
+    odd['{'] = 2;
+    odd['\n'] = 2;
+    odd['\r'] = 2;
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < len && ok; i++) {
+        unsigned char k = odd[d[i]];
+        if (k == 0)
+            continue;
+        if (k == 1) {
+            ok = 0;
+        } else if (i >= first) {
+            if (d[i] == '{')
+                ok = 0;
+            else if (d[i] == '\n')
+                ok = !(i + 1 < len && d[i + 1] == '%');
+            else  /* '\r' */
+                ok = i + 1 < len && d[i + 1] == '\n';
+        }
+    }
+    PyBuffer_Release(&buf);
+    return PyBool_FromLong(ok);
+}
+
 static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
      "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
+    {"blank_runs", speedups_blank_runs, METH_VARARGS,
+     "The ends of the runs of blank lines from first on (formats.parts._blank_runs)."},
+    {"plain_bytes", speedups_plain_bytes, METH_VARARGS,
+     "No deleted control character, and no {, \\n% or lone CR after first."},
+    {"one_game_each", speedups_one_game_each, METH_VARARGS,
+     "Every block of a PBN file one game (formats.parts._one_game_each)."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef kernel_module = {
-    PyModuleDef_HEAD_INIT, "_kernel", "The lane's hot loops in C (see lane/kernel.py).", -1,
+static struct PyModuleDef speedups_module = {
+    PyModuleDef_HEAD_INIT, "_speedups", "Optional C accelerators (see speedups.py).", -1,
     kernel_methods,
 };
 
-PyMODINIT_FUNC PyInit__kernel(void)
+PyMODINIT_FUNC PyInit__speedups(void)
 {
-    return PyModule_Create(&kernel_module);
+    return PyModule_Create(&speedups_module);
 }
