@@ -320,6 +320,53 @@ def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
     assert c.one_game_each(data, first, starts) == _one_game_each(data, first, starts)
 
 
+LIN_PAIR_ODD = ["qx|o1|", "QX|c2|", "pn|a,b|", "pn|a,b,c,d,e|", "Pn|x|", "mb|p|", "MC|9|",
+                "Pc|D4|", "st||", "rh||", "ah|Board 3|", "sv|o|", "x|", "abc|", "md|", "|", "\r",
+                "\r\r", "\t", "~", "\x7f", "{}", "p,c|", "rs|x|", "\n", "\n\n"]
+
+
+@pytest.mark.skipif(speedups.compiled is None, reason="the C accelerators were not built here")
+@settings(max_examples=400, deadline=None)
+@given(picks=st.lists(st.tuples(st.integers(0, 99), st.integers(0, 999), st.integers(0, 40)),
+                      min_size=0, max_size=4),
+       cut_at=st.one_of(st.just(0), st.integers(0, 2000)), crlf=st.booleans())
+def test_the_compiled_lin_check_gives_the_patterns_answer(picks, cut_at, crlf):
+    """``_speedups.lin_splits`` = ``_LIN_SPLITS.fullmatch`` on LIN lines with pairs, pieces of
+    pairs, CRs, tabs and newlines put in anywhere, cut anywhere, with LF or CRLF line ends."""
+    from revoke_audit.formats.parts import _lin_splits
+
+    data = _mixed(LIN_TEXT, LIN_ODD + LIN_PAIR_ODD, picks).encode("utf-8", "surrogateescape")
+    data = data.replace(b"\n", b"\r\n") if crlf else data
+    data = data[:len(data) - cut_at] if cut_at < len(data) else data
+    assert speedups.compiled.lin_splits(data) == _lin_splits(data)
+
+
+@pytest.mark.skipif(speedups.compiled is None, reason="the C accelerators were not built here")
+@pytest.mark.parametrize("line, splits", [
+    ("pn|a,b,c,d|st||md|1S2,,,|mb|p|", True),
+    ("qx|o1|pn|a,b|md|1S2,,,|sv|o|pc|S2|an|x|\r", True),
+    ("pn|a,b|qx|o1|st||md|1S2,,,|rh||MC|9|", True),
+    ("md|1S2,,,|mb|p|", True),
+    ("pn|a,b,c,d,e|md|1S2,,,|mb|p|", False),  # names for both rooms
+    ("pn|a,b|pn|a,b,c,d,e|md|1S2,,,|mb|p|", False),
+    ("qx|o1|qx|o2|md|1S2,,,|mb|p|", False),
+    ("st||md|1S2,,,|mb|p|", False),  # no pn, qx or md first
+    ("pn|a,b|vg|x|md|1S2,,,|mb|p|", False),
+    ("pn|a,b|md|1S2,,,|st||", False),  # no call, card or claim
+    ("pn|a,b|md|1S2,,,|\r", False),
+    ("pn|a,b|mb|p|md|1S2,,,|pc|S2|", False),  # a call before the deal
+    ("pn|a,b|md|1S2,,,|mb|p|md|2S3,,,|", False),  # a second deal
+    ("pn|a,b|md|1S2,,,|mb|p|\r\r", False),
+    ("pn|a,b|md|1S2,,,|mb|p", False),
+])
+def test_the_compiled_lin_check_on_lines_worked_out_by_hand(line, splits):
+    from revoke_audit.formats.parts import _lin_splits
+
+    data = (line + "\n" + line + "\n").encode()
+    assert _lin_splits(data) is splits
+    assert speedups.compiled.lin_splits(data) is splits
+
+
 @pytest.mark.skipif(speedups.compiled is None, reason="the C accelerators were not built here")
 @pytest.mark.parametrize("move", ["Deal", "Event", "Board"])
 def test_the_compiled_tag_scan_sees_a_tag_moved_to_another_block(move):

@@ -16,6 +16,7 @@
  *   blank_runs(data, first) -> the ends of the runs of blank lines, as ``re.finditer``
  *                   finds them (twin: ``formats.parts._blank_runs``)
  *   plain_bytes(data, first) -> bool (twin: ``formats.parts._plain_bytes``)
+ *   lin_splits(data) -> bool (twin: ``formats.parts._LIN_SPLITS.fullmatch``)
  *   one_game_each(data, first, starts) -> bool
  *                   (twin: ``formats.parts._one_game_each``: every block of a PBN file starts
  *                   with a tag and holds one Deal and at most one Event and Board, and no "["
@@ -403,6 +404,109 @@ static PyObject *speedups_plain_bytes(PyObject *self, PyObject *args)
     return PyBool_FromLong(ok);
 }
 
+/* --- a LIN file that may be split: formats.parts._LIN_SPLITS, line by line ---------------- */
+
+static int lin_value_byte(unsigned char ch)  /* _LIN_VALUE: any but "|" and a newline */
+{
+    return ch == '\t' || ch == '\r' || (ch >= 0x20 && ch <= 0x7e && ch != '|');
+}
+
+static int is_letter(unsigned char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+enum { K_OTHER, K_MD, K_PN, K_QX, K_VG, K_RS, K_MB, K_PC, K_MC };
+
+static int lin_key(unsigned char a, unsigned char b)  /* case as the reader takes it: none */
+{
+    a = (unsigned char)(a | 0x20);
+    b = (unsigned char)(b | 0x20);
+    if (a == 'm' && b == 'd') return K_MD;
+    if (a == 'p' && b == 'n') return K_PN;
+    if (a == 'q' && b == 'x') return K_QX;
+    if (a == 'v' && b == 'g') return K_VG;
+    if (a == 'r' && b == 's') return K_RS;
+    if (a == 'm' && b == 'b') return K_MB;
+    if (a == 'p' && b == 'c') return K_PC;
+    if (a == 'm' && b == 'c') return K_MC;
+    return K_OTHER;
+}
+
+/* One line d[i..end) (without its newline) is one board as _LIN_LINE says: pairs
+ * "key|value|" from its start to its end (a CR may follow the last), first pn (with at most
+ * four names) or qx, then pairs before the deal, the one md, pairs after it among which a call,
+ * card or claim. */
+static int lin_line(const unsigned char *d, Py_ssize_t i, Py_ssize_t end)
+{
+    enum { START, BEFORE_PN, BEFORE_QX, QUIET, ACTIVE } state = START;
+    while (i < end) {
+        if (state >= QUIET && d[i] == '\r' && i + 1 == end)
+            return state == ACTIVE;  /* the CR of a CRLF line end */
+        if (i + 3 > end || !is_letter(d[i]) || !is_letter(d[i + 1]) || d[i + 2] != '|')
+            return 0;
+        int key = lin_key(d[i], d[i + 1]);
+        Py_ssize_t v = i + 3;
+        int commas = 0;
+        while (v < end && lin_value_byte(d[v])) {
+            commas += d[v] == ',';
+            v++;
+        }
+        if (v >= end || d[v] != '|')
+            return 0;
+        int names = key == K_PN && commas <= 3;  /* a pn the pattern takes before the deal */
+        i = v + 1;
+        switch (state) {
+        case START:
+        case BEFORE_PN:
+        case BEFORE_QX:
+            if (key == K_MD) {
+                state = QUIET;
+            } else if (key == K_QX && state != BEFORE_QX) {
+                state = BEFORE_QX;  /* first, or after a pn and what followed it */
+            } else if (state == START && key == K_PN) {
+                if (!names)
+                    return 0;
+                state = BEFORE_PN;
+            } else if (state == START) {
+                return 0;  /* no pn, qx or md first */
+            } else if (!(names || key == K_OTHER)) {
+                return 0;
+            }
+            break;
+        case QUIET:
+            if (key == K_MB || key == K_PC || key == K_MC)
+                state = ACTIVE;
+            else if (key != K_OTHER)
+                return 0;
+            break;
+        case ACTIVE:
+            if (key == K_MD || key == K_PN || key == K_QX || key == K_VG || key == K_RS)
+                return 0;
+            break;
+        }
+    }
+    return state == ACTIVE;
+}
+
+static PyObject *speedups_lin_splits(PyObject *self, PyObject *arg)
+{
+    Py_buffer buf;
+    if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *d = buf.buf;
+    Py_ssize_t len = buf.len, i = 0;
+    int ok = 1;
+    while (ok && i < len) {
+        const unsigned char *nl = memchr(d + i, '\n', (size_t)(len - i));
+        Py_ssize_t end = nl == NULL ? len : nl - d;
+        ok = lin_line(d, i, end);
+        i = end + 1;
+    }
+    PyBuffer_Release(&buf);
+    return PyBool_FromLong(ok);
+}
+
 static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
@@ -411,6 +515,8 @@ static PyMethodDef kernel_methods[] = {
      "The ends of the runs of blank lines from first on (formats.parts._blank_runs)."},
     {"plain_bytes", speedups_plain_bytes, METH_VARARGS,
      "No deleted control character, and no {, \\n% or lone CR after first."},
+    {"lin_splits", speedups_lin_splits, METH_O,
+     "Every line of a LIN file one whole board (formats.parts._LIN_SPLITS)."},
     {"one_game_each", speedups_one_game_each, METH_VARARGS,
      "Every block of a PBN file one game (formats.parts._one_game_each)."},
     {NULL, NULL, 0, NULL},
