@@ -201,8 +201,11 @@ def main() -> None:
     try:
         paths = write_files(tmp, boards, args.seed)
         sizes = ", ".join(f"{k.upper()} {os.path.getsize(paths[k]) / 1e6:.1f} MB" for k in args.formats)
+        from revoke_audit import speedups
+
+        built = "C accelerators " + ("in use" if speedups.wanted() else "not in use (Python twins)")
         print(f"{boards} boards ({sizes}); best of {args.repeat}; Python "
-              f"{sys.version.split()[0]}, {os.cpu_count()} cores")
+              f"{sys.version.split()[0]}, {os.cpu_count()} cores; {built}")
         print(f"{'':28}{'boards/s':>10}{'x endplay':>11}{'seconds':>9}{'peak RSS':>10}")
         for fmt in args.formats:
             _bench_format(fmt, paths[fmt], tmp, boards, args)

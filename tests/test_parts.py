@@ -305,7 +305,8 @@ def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
     """``_speedups``' ``blank_runs``, ``plain_bytes`` and ``one_game_each`` = their twins in
     ``parts`` on PBN text with tags, blank lines, brackets, comments, directives, CRs and
     control characters put in anywhere, and cut anywhere."""
-    from revoke_audit.formats.parts import _blank_runs, _games, _one_game_each, _plain_bytes
+    from revoke_audit.formats.parts import (_ascii_from, _blank_runs, _games, _one_game_each,
+                                            _plain_bytes)
 
     c = speedups.compiled
     data = _mixed(PBN_TEXT, PBN_ODD + TAG_ODD, picks).encode("utf-8", "surrogateescape")
@@ -315,6 +316,7 @@ def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
         for at in (0, first, len(text) // 2):
             assert c.blank_runs(text, at) == _blank_runs(text, at)
             assert c.plain_bytes(text, at) == _plain_bytes(text, at)
+            assert c.ascii_from(text, at) == _ascii_from(text, at)
     if kind != "pbn" or not starts:
         return
     assert c.one_game_each(data, first, starts) == _one_game_each(data, first, starts)

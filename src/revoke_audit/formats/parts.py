@@ -211,6 +211,8 @@ def _decodes_alike(data: mmap.mmap, first: int) -> bool:
     PS002 is said once per file, so a part would say it again.  In the charset the header
     names (the reader's pattern), else UTF-8."""
     named = _NAMED_CHARSET.search(data[:first])
+    if named is None and (_ascii_from if _compiled is None else _compiled.ascii_from)(data, first):
+        return True  # ASCII is UTF-8: nothing to decode
     try:
         decoder = codecs.getincrementaldecoder(named.group(1).decode() if named else "utf-8")()
     except LookupError:  # the header's PS122 keeps the file whole already
@@ -222,6 +224,12 @@ def _decodes_alike(data: mmap.mmap, first: int) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _ascii_from(data: mmap.mmap, first: int) -> bool:
+    """Every byte from ``first`` on below 0x80.  The twin of ``_speedups.ascii_from``, used
+    when that was not built."""
+    return data[first:].isascii()
 
 
 def _mapped(path: str) -> mmap.mmap:
