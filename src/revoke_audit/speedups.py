@@ -4,8 +4,10 @@ that gives exactly the same answer for any input, and the tests compare them:
 
 * ``deal`` and ``column_tricks``: the PBN lane's Deal and replay (``lane/kernel.py``; twins
   ``formats.pbn.lookup.fast_deal`` and ``lane.kernel.py_column_tricks``);
-* ``one_game_each``: the split check's scan of a PBN file's tags (twin
-  ``formats.parts._one_game_each``).
+* ``blank_runs``, ``plain_bytes``, ``ascii_from``, ``one_game_each`` and ``lin_splits``: the
+  scans of the check that a large file may be split for ``--jobs`` (twins ``_blank_runs``,
+  ``_plain_bytes``, ``_ascii_from``, ``_one_game_each`` and ``_lin_splits`` in
+  ``formats.parts``).
 
 ``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment keeps to the twins."""
 from __future__ import annotations

@@ -6,13 +6,10 @@ on generated and changed values, and the lane's tests run both ways.
 from __future__ import annotations
 
 from .. import speedups
-from ..cards import RANKS, SUITS
 from ..formats.pbn import lookup
 from .common import play_tricks
 
 _kernel = speedups.compiled
-
-_CARDS = {s + r: i * 13 + j for i, s in enumerate(SUITS) for j, r in enumerate(RANKS)}
 
 
 def py_deal(value: str) -> tuple[int, int, int, int] | None:
@@ -29,7 +26,7 @@ def py_column_tricks(hands: tuple[int, int, int, int], play: str, leader: int,
     tokens = play.split()
     if tokens[-1:] == ["*"]:
         tokens.pop()  # the play stops there
-    cards = list(map(_CARDS.get, tokens))
+    cards = list(map(lookup.CARD_OF.get, tokens))
     if not cards or len(cards) % 4 or len(cards) > 52 or None in cards:
         return None
     return play_tricks(list(hands), cards, leader, trump, side, columns=True)

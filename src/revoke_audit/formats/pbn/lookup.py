@@ -15,7 +15,8 @@ from ...record import Play
 ENABLED = True
 
 _DEAL = re.compile(r'([NESW]):(\S+) (\S+) (\S+) (\S+)\Z')
-_CARDS = {SUITS[s] + RANKS[r]: s * 13 + r for s in range(4) for r in range(13)}
+# a card token written the usual way ("SA", "HT") -> card; nothing else
+CARD_OF = {SUITS[s] + RANKS[r]: s * 13 + r for s in range(4) for r in range(13)}
 _RANK_BIT = {ch: 1 << i for i, ch in enumerate(RANKS)}
 _holdings: dict[str, int] = {"": 0}  # a suit's ranks written high to low -> 13-bit mask
 _ROTATIONS = tuple(tuple((first + i) % 4 for i in range(4)) for first in range(4))
@@ -83,7 +84,7 @@ def fast_play(tokens: list[tuple[str, int]], leader0: int | None,
     if not tokens:
         return (), False
     toks, lines = zip(*tokens)
-    cards = list(map(_CARDS.get, toks))
+    cards = list(map(CARD_OF.get, toks))
     stopped = False
     if None in cards:
         for i, c in enumerate(cards):
