@@ -318,16 +318,27 @@ fail:
     return NULL;
 }
 
+/* The arguments (data, first) of the scans below: a buffer, and a byte position in it (the
+ * callers give positions in the file; a negative one counts as 0). */
+static int buffer_and_first(PyObject *args, Py_buffer *buf, Py_ssize_t *first)
+{
+    if (!PyArg_ParseTuple(args, "y*n", buf, first))
+        return -1;
+    if (*first < 0)
+        *first = 0;
+    return 0;
+}
+
 /* The end of each run of blank lines "\n(?:\r?\n)+" from byte ``first`` on, as
  * ``re.finditer`` finds them (leftmost, longest, not overlapping). */
 static PyObject *speedups_blank_runs(PyObject *self, PyObject *args)
 {
     Py_buffer buf;
     Py_ssize_t first;
-    if (!PyArg_ParseTuple(args, "y*n", &buf, &first))
+    if (buffer_and_first(args, &buf, &first) < 0)
         return NULL;
     const unsigned char *d = buf.buf;
-    Py_ssize_t len = buf.len, i = first < 0 ? 0 : first;
+    Py_ssize_t len = buf.len, i = first;
     PyObject *ends = PyList_New(0);
     if (ends == NULL)
         goto fail;
@@ -390,12 +401,10 @@ static PyObject *speedups_plain_bytes(PyObject *self, PyObject *args)
 {
     Py_buffer buf;
     Py_ssize_t first;
-    if (!PyArg_ParseTuple(args, "y*n", &buf, &first))
+    if (buffer_and_first(args, &buf, &first) < 0)
         return NULL;
     const unsigned char *d = buf.buf;
     Py_ssize_t len = buf.len;
-    if (first < 0)
-        first = 0;
     int ok = first >= len || memchr(d + first, '{', (size_t)(len - first)) == NULL;
     for (Py_ssize_t p = first + 1; ok && p < len;) {  /* a "%" after a newline at first or on */
         const unsigned char *at = memchr(d + p, '%', (size_t)(len - p));
@@ -421,12 +430,12 @@ static PyObject *speedups_ascii_from(PyObject *self, PyObject *args)
 {
     Py_buffer buf;
     Py_ssize_t first;
-    if (!PyArg_ParseTuple(args, "y*n", &buf, &first))
+    if (buffer_and_first(args, &buf, &first) < 0)
         return NULL;
     const unsigned char *d = buf.buf;
     Py_ssize_t len = buf.len;
     unsigned char high = 0;
-    for (Py_ssize_t base = first < 0 ? 0 : first; base < len && !(high & 0x80); base += 4096) {
+    for (Py_ssize_t base = first; base < len && !(high & 0x80); base += 4096) {
         Py_ssize_t end = base + 4096 < len ? base + 4096 : len;
         for (Py_ssize_t i = base; i < end; i++)
             high |= d[i];
