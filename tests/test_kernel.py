@@ -167,3 +167,26 @@ def test_the_lane_gives_the_same_rows_both_ways(compiled, monkeypatch):
         assert len(got) >= 10
     finally:
         kernel.use(before)
+
+
+def test_a_build_older_than_the_code_is_not_used():
+    """An editable install not rebuilt after ``_speedups.c`` gained a function would fail at
+    the first call of it: such a module counts as not built (the Python twins run)."""
+    from types import ModuleType
+
+    from revoke_audit import speedups
+
+    stale = ModuleType("_speedups")
+    for name in speedups.FUNCTIONS[:-1]:
+        setattr(stale, name, len)
+    assert speedups.complete(stale) is None and speedups.complete(None) is None
+    setattr(stale, speedups.FUNCTIONS[-1], len)
+    assert speedups.complete(stale) is stale
+
+
+@needs_c
+def test_every_compiled_function_is_listed():
+    from revoke_audit import speedups
+
+    public = {name for name in dir(speedups.compiled) if not name.startswith("_")}
+    assert public == set(speedups.FUNCTIONS)

@@ -9,17 +9,31 @@ that gives exactly the same answer for any input, and the tests compare them:
   ``_plain_bytes``, ``_ascii_from``, ``_one_game_each`` and ``_lin_splits`` in
   ``formats.parts``).
 
-``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment keeps to the twins."""
+``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment keeps to the twins, and so does a build
+older than the code (an editable install not rebuilt after ``_speedups.c`` changed: it lacks a
+function of ``FUNCTIONS``)."""
 from __future__ import annotations
 
 import os
 from types import ModuleType
 
+FUNCTIONS = ("deal", "column_tricks", "blank_runs", "plain_bytes", "ascii_from",
+             "one_game_each", "lin_splits")
+
+
+def complete(module: ModuleType | None) -> ModuleType | None:
+    """``module`` when it has every function of ``FUNCTIONS``, else None."""
+    if module is None or not all(hasattr(module, name) for name in FUNCTIONS):
+        return None
+    return module
+
+
 compiled: ModuleType | None
 try:
-    from . import _speedups as compiled
+    from . import _speedups as _built
 except ImportError:  # not built: no compiler where the package was installed
-    compiled = None
+    _built = None
+compiled = complete(_built)
 
 PURE = bool(os.environ.get("REVOKE_AUDIT_PURE_PYTHON"))
 
