@@ -222,3 +222,34 @@ def test_a_full_disk_leaves_both_old_reports_and_no_temp_file(tmp_path, small_di
     assert (small_disk / "boards.csv").read_text() == "old boards\n"
     assert (small_disk / "findings.csv").read_text() == "old findings\n"
     assert not temp_files(small_disk)
+
+
+def test_the_pools_thread_is_quiet_once_the_pool_is_broken(monkeypatch):
+    """A signal to the whole job kills the workers while work is still being submitted: the
+    executor's thread may then die of a race inside Python 3.11's pool (a dict changed while
+    it fails the pending work).  Once the pool is broken that thread's error is not shown (the
+    stop message says it all); before that, or from any other thread, it goes to the hook as
+    always."""
+    import threading
+    from types import SimpleNamespace
+
+    from revoke_audit.workers import worker_pool
+
+    shown = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: shown.append(args.thread.name))
+    before = threading.excepthook
+    manager = type("_ExecutorManagerThread", (), {"name": "manager"})()
+    other = type("Thread", (), {"name": "other"})()
+
+    def raised_in(thread):
+        threading.excepthook(SimpleNamespace(exc_type=RuntimeError, exc_value=RuntimeError(),
+                                             exc_traceback=None, thread=thread))
+
+    with worker_pool(1) as pool:
+        raised_in(manager)  # the pool is not broken: a real fault, shown
+        pool._broken = "A child process terminated abruptly"
+        raised_in(manager)
+        raised_in(other)
+        pool._broken = False
+    assert shown == ["manager", "other"]
+    assert threading.excepthook is before

@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 import types
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -50,12 +51,35 @@ def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
     its processes are ended at once (``stop``)."""
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
                                initializer=initializer, initargs=initargs)
+    with _quiet_when_broken(pool):
+        try:
+            yield pool
+        except BaseException:
+            stop(pool)
+            raise
+        pool.shutdown()
+
+
+@contextmanager
+def _quiet_when_broken(pool: ProcessPoolExecutor) -> Iterator[None]:
+    """No traceback from the pool's manager thread once the pool is broken.  When a signal
+    to the whole process group kills the workers while this process still submits work
+    (signals wait until it is submitted, ``run._pool_starting``), the executor's thread that
+    fails the pending work (Python 3.11's ``terminate_broken``) can meet the main thread's
+    ``submit`` on the same dict and die of "dictionary changed size during iteration"; the
+    run is being stopped anyway (``stop``), so the user sees only the stop message."""
+    previous = threading.excepthook
+
+    def hook(args) -> None:
+        manager = type(args.thread).__name__ == "_ExecutorManagerThread"
+        if not (manager and getattr(pool, "_broken", False)):
+            previous(args)
+
+    threading.excepthook = hook
     try:
-        yield pool
-    except BaseException:
-        stop(pool)
-        raise
-    pool.shutdown()
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 def map_in_order(pool: ProcessPoolExecutor, fn: Callable[[T], R], items: Iterable[T]
