@@ -236,10 +236,10 @@ class CsvText:
     def lines(self, r: Rendered) -> tuple[str, str]:
         """The board's boards.csv line ("" without a board row) and its findings.csv lines;
         a ``CleanRun``'s lines, made from its rows (which it then lets go)."""
-        if type(r) is CleanRun and r.csv is None:
-            rows, r.rows = r.rows, None
-            r.csv = (self._text([csv_values(row, self._boards) for row in rows]), "")
-        if r.csv is not None:
+        if type(r) is CleanRun:
+            if r.csv is None:
+                rows, r.rows = r.rows, None
+                r.csv = (self._text([csv_values(row, self._boards) for row in rows]), "")
             return r.csv
         board = "" if r.row is None else self._text([csv_values(r.row, self._boards)])
         return board, self._text([csv_values(f, self._findings) for f in r.findings])

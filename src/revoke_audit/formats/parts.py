@@ -42,6 +42,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
+from types import SimpleNamespace
 from typing import Iterator
 
 from .. import speedups
@@ -95,7 +96,6 @@ _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", q
 # which ends a game, and the blank runs above do not (such files are read whole)
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _CHUNK = 1 << 22
-_compiled = speedups.wanted()  # the scans below in C, when built (``speedups``)
 # a charset named in the header, as the PBN lexer finds it
 _NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
 
@@ -151,10 +151,9 @@ def splittable(path: str) -> bool:
             if _longest(starts, len(data)) > MAX_LINE:
                 return False  # a line the reader cuts (PS005): what follows it may carry on
             if kind == "lin":
-                return (_lin_splits if _compiled is None else _compiled.lin_splits)(data)
-            one_game_each = _one_game_each if _compiled is None else _compiled.one_game_each
+                return _scans.lin_splits(data)
             return (_plain_text(data, first) and _plain_header(path, data[:first])
-                    and one_game_each(data, first, starts))
+                    and _scans.one_game_each(data, first, starts))
     except (OSError, ValueError):
         return False
 
@@ -171,8 +170,7 @@ def _plain_text(data: mmap.mmap, first: int) -> bool:
     control character, or line the reader decodes by its fallback (the module's list)."""
     if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return False
-    plain_bytes = _plain_bytes if _compiled is None else _compiled.plain_bytes
-    if not plain_bytes(data, first):
+    if not _scans.plain_bytes(data, first):
         return False
     if data.find(b"#", first) >= 0 and _INHERITS.search(data, first):
         return False
@@ -211,7 +209,7 @@ def _decodes_alike(data: mmap.mmap, first: int) -> bool:
     PS002 is said once per file, so a part would say it again.  In the charset the header
     names (the reader's pattern), else UTF-8."""
     named = _NAMED_CHARSET.search(data[:first])
-    if named is None and (_ascii_from if _compiled is None else _compiled.ascii_from)(data, first):
+    if named is None and _scans.ascii_from(data, first):
         return True  # ASCII is UTF-8: nothing to decode
     try:
         decoder = codecs.getincrementaldecoder(named.group(1).decode() if named else "utf-8")()
@@ -260,8 +258,7 @@ def _games(data: mmap.mmap) -> tuple[str, int, list[int]]:
             starts.pop()  # the file ends with a newline
         return "lin", 0, starts
     first = data.find(b"\n[") + 1 if not data[:1] == b"[" else 0
-    blank_runs = _blank_runs if _compiled is None else _compiled.blank_runs
-    starts = [first] + blank_runs(data, first)
+    starts = [first] + _scans.blank_runs(data, first)
     if starts[-1] >= len(data):
         starts.pop()  # the file ends with blank lines
     return "pbn", first, starts
@@ -353,3 +350,9 @@ def read_part(part: Part, plain: bool = False) -> Iterator[BoardRecord]:
     read = read_lin if part.kind == "lin" else read_pbn
     yield from read(stream, part.path, games_before=part.games_before, plain=plain,
                     first_line=1 + gap)
+
+
+# The scans above, in C when built (``speedups``), else their Python twins.
+_scans = speedups.wanted() or SimpleNamespace(
+    blank_runs=_blank_runs, plain_bytes=_plain_bytes, ascii_from=_ascii_from,
+    one_game_each=_one_game_each, lin_splits=_lin_splits)

@@ -25,6 +25,7 @@ from ..rows import Rendered
 from . import kernel
 from .common import Problems, board_row, duplicate_edition, memo, outcome
 
+
 def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
     """The rows of a plain PBN game with nothing to find; None when the full audit must see
     it."""
