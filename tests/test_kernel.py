@@ -211,6 +211,8 @@ def test_every_compiled_function_gives_its_twins_answer_on_any_bytes(data, hands
         assert C.blank_runs(data, at) == parts._blank_runs(data, at)
         assert C.plain_bytes(data, at) == parts._plain_bytes(data, at)
         assert C.ascii_from(data, at) == parts._ascii_from(data, at)
+        for end in (at, len(data) // 3, len(data), 10**9):
+            assert C.newlines(data, at, end) == parts._newlines(data, at, end)
     assert C.lin_splits(data) == parts._lin_splits(data)
     if kind == "pbn" and starts:
         assert C.one_game_each(data, first, starts) == parts._one_game_each(data, first, starts)

@@ -306,11 +306,11 @@ TAG_ODD = ["[", "[ Event", "[\tBoard", "[Deal", "[Deal]", "[Dealer", "[Event_", 
 @given(picks=st.lists(st.tuples(st.integers(0, 99), st.integers(0, 999), st.integers(0, 40)),
                       min_size=0, max_size=4), cut_at=st.integers(0, 3000))
 def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
-    """``_speedups``' ``blank_runs``, ``plain_bytes`` and ``one_game_each`` = their twins in
-    ``parts`` on PBN text with tags, blank lines, brackets, comments, directives, CRs and
-    control characters put in anywhere, and cut anywhere."""
-    from revoke_audit.formats.parts import (_ascii_from, _blank_runs, _games, _one_game_each,
-                                            _plain_bytes)
+    """``_speedups``' ``blank_runs``, ``newlines``, ``plain_bytes`` and ``one_game_each`` = their
+    twins in ``parts`` on PBN text with tags, blank lines, brackets, comments, directives, CRs
+    and control characters put in anywhere, and cut anywhere."""
+    from revoke_audit.formats.parts import (_ascii_from, _blank_runs, _games, _newlines,
+                                            _one_game_each, _plain_bytes)
 
     c = speedups.compiled
     data = _mixed(PBN_TEXT, PBN_ODD + TAG_ODD, picks).encode("utf-8", "surrogateescape")
@@ -321,6 +321,8 @@ def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
             assert c.blank_runs(text, at) == _blank_runs(text, at)
             assert c.plain_bytes(text, at) == _plain_bytes(text, at)
             assert c.ascii_from(text, at) == _ascii_from(text, at)
+            for end in (at + 1, at + 300, len(text) - 1, len(text)):
+                assert c.newlines(text, at, end) == _newlines(text, at, end)
     if kind != "pbn" or not starts:
         return
     assert c.one_game_each(data, first, starts) == _one_game_each(data, first, starts)
@@ -398,3 +400,57 @@ def test_a_file_with_crlf_line_ends_splits_like_the_whole(tmp_path):
     path.write_bytes(games(20).replace("\n", "\r\n").encode())
     whole, got, parts = whole_and_parts(path, 3, context=1)
     assert len(parts) == 7 and got == whole and len(whole) == 20
+
+
+
+@pytest.mark.skipif(speedups.compiled is None, reason="the C accelerators were not built here")
+def test_the_scans_of_a_whole_file_let_other_threads_run():
+    """The C scans of a whole file release the GIL, so that the parent's threads feeding the
+    workers and taking their results run meanwhile (``_counted_during``).  The control: a
+    scan that keeps the GIL (``bytes.count``) lets the counter count nothing."""
+    from revoke_audit.formats.parts import _games
+
+    c = speedups.compiled
+    pbn = (PBN_TEXT.rstrip("\n") + "\n\n").encode() * (20_000_000 // len(PBN_TEXT))
+    lin = LIN_TEXT.encode() * (20_000_000 // len(LIN_TEXT))
+    kind, first, starts = _games(pbn)
+    assert kind == "pbn" and c.one_game_each(pbn, first, starts) and c.lin_splits(lin)
+    scans = {"blank_runs": lambda: c.blank_runs(pbn, first),
+             "newlines": lambda: c.newlines(pbn, 0, len(pbn)),
+             "plain_bytes": lambda: c.plain_bytes(pbn, first),
+             "ascii_from": lambda: c.ascii_from(pbn, first),
+             "one_game_each": lambda: c.one_game_each(pbn, first, starts),
+             "lin_splits": lambda: c.lin_splits(lin)}
+    counted = {name: _counted_during(scan) for name, scan in scans.items()}
+    assert all(counted.values()), counted
+    assert _counted_during(lambda: pbn.count(b"\n")) == 0
+
+
+def _counted_during(call) -> int:
+    """How often another thread counts while ``call`` runs.  The switch interval made huge,
+    this thread gives up the GIL only where C releases it; the counter gives it back after
+    each count, so it counts nothing across a call that keeps the GIL."""
+    import sys
+    import threading
+    import time
+
+    stop, counted = threading.Event(), [0]
+
+    def count() -> None:
+        while not stop.is_set():
+            counted[0] += 1
+            time.sleep(0)  # the GIL back at once
+
+    interval = sys.getswitchinterval()
+    counter = threading.Thread(target=count)
+    sys.setswitchinterval(1000.0)
+    counter.start()
+    try:
+        time.sleep(0.01)  # the counter is counting
+        before = counted[0]
+        call()
+        return counted[0] - before
+    finally:
+        stop.set()
+        sys.setswitchinterval(interval)
+        counter.join()

@@ -1,5 +1,7 @@
 /* Optional C accelerators (``speedups.py``): the lane's two hot loops (``lane/kernel.py``)
- * and the split check's tag scan (``formats/parts.py``).
+ * and the scans that cut a large file into parts and check it may be split (``formats/parts.py``).
+ * The scans of whole files run without the GIL: the parent's threads that feed the worker
+ * processes and take their results go on meanwhile.
  *
  * Each function gives exactly what its Python twin gives, for any input
  * (``tests/test_kernel.py`` and ``tests/test_parts.py`` compare them on generated and changed
@@ -15,6 +17,8 @@
  *                   the next (Law 44G)).
  *   blank_runs(data, first) -> the ends of the runs of blank lines, as ``re.finditer``
  *                   finds them (twin: ``formats.parts._blank_runs``)
+ *   newlines(data, start, end) -> the newlines in data[start:end], positions from 0
+ *                   (twin: ``formats.parts._newlines``)
  *   plain_bytes(data, first) -> bool (twin: ``formats.parts._plain_bytes``)
  *   ascii_from(data, first) -> bool (twin: ``formats.parts._ascii_from``)
  *   lin_splits(data) -> bool (twin: ``formats.parts._LIN_SPLITS.fullmatch``)
@@ -258,31 +262,40 @@ static int tag_name(const unsigned char *d, Py_ssize_t len, Py_ssize_t p)
     return -1;
 }
 
-static PyObject *speedups_one_game_each(PyObject *self, PyObject *args)
+/* starts (a list of ints, each a position in a buffer of len bytes) as a C array; NULL with
+ * an exception set on a bad item or one out of range (IndexError, as the twin's indexing). */
+static Py_ssize_t *positions_of(PyObject *starts, Py_ssize_t len)
 {
-    Py_buffer buf;
-    Py_ssize_t first;
-    PyObject *starts;
-    if (!PyArg_ParseTuple(args, "y*nO!", &buf, &first, &PyList_Type, &starts))
-        return NULL;
-    const unsigned char *d = buf.buf;
-    Py_ssize_t len = buf.len, nb = PyList_GET_SIZE(starts);
-    int ok = 1;
-    /* each block's first byte is "[" */
-    for (Py_ssize_t i = 0; i < nb && ok; i++) {
-        Py_ssize_t s = start_at(starts, i);
-        if (s == -1 && PyErr_Occurred())
+    Py_ssize_t n = PyList_GET_SIZE(starts);
+    Py_ssize_t *out = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(Py_ssize_t));
+    if (out == NULL)
+        return (Py_ssize_t *)PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = start_at(starts, i);
+        if (out[i] == -1 && PyErr_Occurred())
             goto fail;
-        if (s < 0 || s >= len) {
+        if (out[i] < 0 || out[i] >= len) {
             PyErr_SetString(PyExc_IndexError, "mmap index out of range");
             goto fail;
         }
-        ok = d[s] == '[';
     }
-    Py_ssize_t block = -1, next_start = nb > 0 ? start_at(starts, 0) : -1;
+    return out;
+fail:
+    PyMem_Free(out);
+    return NULL;
+}
+
+/* The scan of one_game_each, on plain C values (it runs without the GIL). */
+static int one_game_scan(const unsigned char *d, Py_ssize_t len, Py_ssize_t first,
+                         const Py_ssize_t *starts, Py_ssize_t nb)
+{
+    for (Py_ssize_t i = 0; i < nb; i++)  /* each block's first byte is "[" */
+        if (d[starts[i]] != '[')
+            return 0;
+    Py_ssize_t block = -1, next_start = nb > 0 ? starts[0] : -1;
     Py_ssize_t deals = 0, last[2] = {-2, -2};  /* the block of the last Event, Board */
     Py_ssize_t p = first < 0 ? 0 : first;
-    while (ok && p < len) {
+    while (p < len) {
         const unsigned char *at = memchr(d + p, '[', (size_t)(len - p));
         if (at == NULL)
             break;
@@ -290,32 +303,48 @@ static PyObject *speedups_one_game_each(PyObject *self, PyObject *args)
         Py_ssize_t q = p + 1;
         while (q < len && d[q] != ']' && d[q] != '\n')
             q++;
-        if (q == len || d[q] == '\n' || is_space(d[p + 1])) {
-            ok = 0;  /* left open on its line, or "[ Name" */
-            break;
-        }
+        if (q == len || d[q] == '\n' || is_space(d[p + 1]))
+            return 0;  /* left open on its line, or "[ Name" */
         int k = tag_name(d, len, p);
         if (k >= 0) {
             while (next_start >= 0 && next_start <= p) {  /* block = bisect_right - 1 */
                 block++;
-                next_start = block + 1 < nb ? start_at(starts, block + 1) : -1;
-                if (next_start == -1 && PyErr_Occurred())
-                    goto fail;
+                next_start = block + 1 < nb ? starts[block + 1] : -1;
             }
-            if (k == 2)
-                ok = block == deals++;  /* the n-th Deal in the n-th block */
-            else if (block <= last[k])
-                ok = 0;  /* two in one block */
-            else
+            if (k == 2) {
+                if (block != deals++)
+                    return 0;  /* the n-th Deal in the n-th block */
+            } else if (block <= last[k]) {
+                return 0;  /* two in one block */
+            } else {
                 last[k] = block;
+            }
         }
         p++;
     }
+    return deals == nb;
+}
+
+static PyObject *speedups_one_game_each(PyObject *self, PyObject *args)
+{
+    Py_buffer buf;
+    Py_ssize_t first;
+    PyObject *starts;
+    if (!PyArg_ParseTuple(args, "y*nO!", &buf, &first, &PyList_Type, &starts))
+        return NULL;
+    Py_ssize_t nb = PyList_GET_SIZE(starts);
+    Py_ssize_t *at = positions_of(starts, buf.len);
+    if (at == NULL) {
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    int ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = one_game_scan(buf.buf, buf.len, first, at, nb);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(at);
     PyBuffer_Release(&buf);
-    return PyBool_FromLong(ok && deals == nb);
-fail:
-    PyBuffer_Release(&buf);
-    return NULL;
+    return PyBool_FromLong(ok);
 }
 
 /* The arguments (data, first) of the scans below: a buffer, and a byte position in it (the
@@ -330,7 +359,8 @@ static int buffer_and_first(PyObject *args, Py_buffer *buf, Py_ssize_t *first)
 }
 
 /* The end of each run of blank lines "\n(?:\r?\n)+" from byte ``first`` on, as
- * ``re.finditer`` finds them (leftmost, longest, not overlapping). */
+ * ``re.finditer`` finds them (leftmost, longest, not overlapping): gathered into a C array
+ * without the GIL, then made a list. */
 static PyObject *speedups_blank_runs(PyObject *self, PyObject *args)
 {
     Py_buffer buf;
@@ -338,11 +368,11 @@ static PyObject *speedups_blank_runs(PyObject *self, PyObject *args)
     if (buffer_and_first(args, &buf, &first) < 0)
         return NULL;
     const unsigned char *d = buf.buf;
-    Py_ssize_t len = buf.len, i = first;
-    PyObject *ends = PyList_New(0);
-    if (ends == NULL)
-        goto fail;
-    while (i < len) {
+    Py_ssize_t len = buf.len, i = first, n = 0, room = 1024;
+    Py_ssize_t *ends = PyMem_RawMalloc((size_t)room * sizeof(Py_ssize_t));
+    int full = ends == NULL;
+    Py_BEGIN_ALLOW_THREADS
+    while (!full && i < len) {
         const unsigned char *at = memchr(d + i, '\n', (size_t)(len - i));
         if (at == NULL)
             break;
@@ -357,24 +387,58 @@ static PyObject *speedups_blank_runs(PyObject *self, PyObject *args)
                 break;
             blank = 1;
         }
-        if (blank) {
-            PyObject *end = PyLong_FromSsize_t(j);
-            if (end == NULL || PyList_Append(ends, end) < 0) {
-                Py_XDECREF(end);
-                goto fail;
-            }
-            Py_DECREF(end);
-            i = j;
-        } else {
+        if (!blank) {
             i = at - d + 1;
+            continue;
         }
+        if (n == room) {
+            Py_ssize_t *more = PyMem_RawRealloc(ends, (size_t)(room * 2) * sizeof(Py_ssize_t));
+            full = more == NULL;
+            if (full)
+                break;
+            ends = more;
+            room *= 2;
+        }
+        ends[n++] = j;
+        i = j;
     }
+    Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
-    return ends;
-fail:
-    Py_XDECREF(ends);
+    PyObject *list = full ? PyErr_NoMemory() : PyList_New(n);
+    for (Py_ssize_t k = 0; list != NULL && k < n; k++) {
+        PyObject *end = PyLong_FromSsize_t(ends[k]);
+        if (end == NULL)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, k, end);
+    }
+    PyMem_RawFree(ends);
+    return list;
+}
+
+/* The newlines in data[start:end] (positions from 0, cut to the data's size), counted
+ * without the GIL over blocks of 255 bytes (a byte counter per block: vector code). */
+static PyObject *speedups_newlines(PyObject *self, PyObject *args)
+{
+    Py_buffer buf;
+    Py_ssize_t start, end;
+    if (!PyArg_ParseTuple(args, "y*nn", &buf, &start, &end))
+        return NULL;
+    const unsigned char *d = buf.buf;
+    start = start < 0 ? 0 : start > buf.len ? buf.len : start;
+    end = end < start ? start : end > buf.len ? buf.len : end;
+    Py_ssize_t count = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t base = start; base < end; base += 255) {
+        Py_ssize_t n = end - base < 255 ? end - base : 255;
+        unsigned char block = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            block += (unsigned char)(d[base + i] == '\n');
+        count += block;
+    }
+    Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
-    return NULL;
+    return PyLong_FromSsize_t(count);
 }
 
 /* Does d[0..len) hold a control character that the line reader deletes?  Branch-free over
@@ -405,7 +469,9 @@ static PyObject *speedups_plain_bytes(PyObject *self, PyObject *args)
         return NULL;
     const unsigned char *d = buf.buf;
     Py_ssize_t len = buf.len;
-    int ok = first >= len || memchr(d + first, '{', (size_t)(len - first)) == NULL;
+    int ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = first >= len || memchr(d + first, '{', (size_t)(len - first)) == NULL;
     for (Py_ssize_t p = first + 1; ok && p < len;) {  /* a "%" after a newline at first or on */
         const unsigned char *at = memchr(d + p, '%', (size_t)(len - p));
         if (at == NULL)
@@ -421,6 +487,7 @@ static PyObject *speedups_plain_bytes(PyObject *self, PyObject *args)
         ok = p < len && d[p] == '\n';
     }
     ok = ok && !has_deleted(d, len);
+    Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
     return PyBool_FromLong(ok);
 }
@@ -435,11 +502,13 @@ static PyObject *speedups_ascii_from(PyObject *self, PyObject *args)
     const unsigned char *d = buf.buf;
     Py_ssize_t len = buf.len;
     unsigned char high = 0;
+    Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t base = first; base < len && !(high & 0x80); base += 4096) {
         Py_ssize_t end = base + 4096 < len ? base + 4096 : len;
         for (Py_ssize_t i = base; i < end; i++)
             high |= d[i];
     }
+    Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
     return PyBool_FromLong(!(high & 0x80));
 }
@@ -537,12 +606,14 @@ static PyObject *speedups_lin_splits(PyObject *self, PyObject *arg)
     const unsigned char *d = buf.buf;
     Py_ssize_t len = buf.len, i = 0;
     int ok = 1;
+    Py_BEGIN_ALLOW_THREADS
     while (ok && i < len) {
         const unsigned char *nl = memchr(d + i, '\n', (size_t)(len - i));
         Py_ssize_t end = nl == NULL ? len : nl - d;
         ok = lin_line(d, i, end);
         i = end + 1;
     }
+    Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
     return PyBool_FromLong(ok);
 }
@@ -553,6 +624,8 @@ static PyMethodDef kernel_methods[] = {
      "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
     {"blank_runs", speedups_blank_runs, METH_VARARGS,
      "The ends of the runs of blank lines from first on (formats.parts._blank_runs)."},
+    {"newlines", speedups_newlines, METH_VARARGS,
+     "The newlines in data[start:end], positions from 0 (formats.parts._newlines)."},
     {"plain_bytes", speedups_plain_bytes, METH_VARARGS,
      "No deleted control character, and no {, \\n% or lone CR after first."},
     {"lin_splits", speedups_lin_splits, METH_O,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-FUNCTIONS = ("deal", "column_tricks", "blank_runs", "plain_bytes", "ascii_from",
+FUNCTIONS = ("deal", "column_tricks", "blank_runs", "newlines", "plain_bytes", "ascii_from",
              "one_game_each", "lin_splits")
 
 

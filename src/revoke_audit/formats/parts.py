@@ -271,6 +271,12 @@ def _blank_runs(data: mmap.mmap, first: int) -> list[int]:
     return [m.end() for m in blank_run.finditer(data, first)]
 
 
+def _newlines(data: mmap.mmap, start: int, end: int) -> int:
+    """The newlines in ``data[start:end]`` (positions from 0).  The twin of
+    ``_speedups.newlines``, used when that was not built."""
+    return data[start:end].count(b"\n")
+
+
 def _one_game_each(data: mmap.mmap, first: int, starts: list[int]) -> bool:
     """Every block (from each of ``starts`` to the next) starts with a tag and holds one
     ``Deal`` tag and at most one ``Event`` and one ``Board``, and no ``[`` keeps the file whole
@@ -325,7 +331,7 @@ def _parts(path: str, kind: str, data: mmap.mmap, header: int, starts: list[int]
         lo, hi = max(0, first - context), min(n, first + count + context)
         start = starts[lo]
         end = starts[hi] if hi < n else len(data)
-        line += data[counted:start].count(b"\n")
+        line += _scans.newlines(data, counted, start)
         counted = start
         out.append(Part(path, kind, header, start, end, line, lo, first - lo, count))
     return out
@@ -354,5 +360,5 @@ def read_part(part: Part, plain: bool = False) -> Iterator[BoardRecord]:
 
 # The scans above, in C when built (``speedups``), else their Python twins.
 _scans = speedups.wanted() or SimpleNamespace(
-    blank_runs=_blank_runs, plain_bytes=_plain_bytes, ascii_from=_ascii_from,
+    blank_runs=_blank_runs, newlines=_newlines, plain_bytes=_plain_bytes, ascii_from=_ascii_from,
     one_game_each=_one_game_each, lin_splits=_lin_splits)
