@@ -100,11 +100,11 @@ def test_workers_end_quietly(tmp_path, sig, group):
 
 
 def workers(pid: int) -> list[int]:
-    """The pool's worker processes under ``pid`` (not the resource tracker)."""
+    """The pool's worker processes under ``pid`` (not the resource tracker), forked or spawned."""
     found = []
     for kid in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
         try:
-            if b"spawn_main" in Path(f"/proc/{kid}/cmdline").read_bytes():
+            if b"resource_tracker" not in Path(f"/proc/{kid}/cmdline").read_bytes():
                 found.append(int(kid))
         except OSError:  # it ended meanwhile
             continue

@@ -8,7 +8,6 @@ default, so Ctrl-C or a ``kill`` stops the run through the parent, which ends th
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import signal
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
@@ -20,7 +19,8 @@ from .options import AuditOptions
 from .report import CsvText, deferred_signals
 from .rows import CleanRun, Rendered, clean_runs, log_findings
 from .units import STDIN, processes_wanted, render_unit, split_files, work_units
-from .workers import InOrder, map_in_order, resolve_jobs, start_workers, worker_pool
+from .workers import (InOrder, map_in_order, resolve_jobs, start_workers, worker_context,
+                      worker_pool)
 
 
 def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(), jobs: int = 1,
@@ -73,10 +73,12 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
             done_file(src)
         return
     sources = list(iter_sources(paths))
-    run = RunBudget(limits.run_bytes, multiprocessing.get_context("spawn").Value("q", 0))
-    with worker_pool(jobs, initializer=_start_worker, initargs=(run,)) as pool:
-        with _pool_starting():  # the processes start, and import while the work is planned
-            start_workers(pool, processes_wanted(sources, jobs))
+    context = worker_context()
+    run = RunBudget(limits.run_bytes, context.Value("q", 0))
+    wanted = processes_wanted(sources, jobs)
+    with worker_pool(max(1, wanted), _start_worker, (run,), context) as pool:
+        with _pool_starting():  # the processes start (spawned: and import) while work is planned
+            start_workers(pool, wanted)
         units, done = _submit(pool, sources, jobs, (options, limits, not rows))
         for unit in units:
             if unit == STDIN:  # standard input is the parent's

@@ -1,6 +1,11 @@
 """Worker processes for ``jobs`` > 1, safe to start from a plain script and safe to kill.
 
-Workers are started with ``spawn`` (no fork of a parent that may hold threads or solver state).
+Workers are forked where that is safe (``start_method``): on Linux, from a process with one
+thread.  A forked worker has the package imported already; a spawned one imports it again,
+which costs each worker a tenth of a second of CPU and holds back the start of the run.
+Elsewhere, or when the process has other threads (an application's, a C library's: a lock
+one of them holds at the fork would stay held in the child for ever), workers are spawned.
+
 A spawned worker normally re-runs the parent's main script before it takes work; a script that
 calls ``audit_paths(..., jobs=2)`` at its top level, without an ``if __name__ == "__main__":``
 guard, would then start workers from every worker, and the pool would wait for ever.  The work
@@ -16,6 +21,7 @@ ever; the executor instead marks itself broken and its waiting callers get
 ``BrokenProcessPool``."""
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -42,14 +48,37 @@ def resolve_jobs(jobs: int) -> int:
     return jobs
 
 
+SPAWN_ONLY = "REVOKE_AUDIT_SPAWN_WORKERS"  # set to 1: workers are always spawned
+
+
+def start_method() -> str:
+    """``"fork"`` on Linux when this process has one thread (counted by the system, so that a
+    C library's threads count too) and ``REVOKE_AUDIT_SPAWN_WORKERS`` is not set; else
+    ``"spawn"``.  (Not on macOS: its system libraries are not safe to fork.)"""
+    if os.environ.get(SPAWN_ONLY) or not sys.platform.startswith("linux"):
+        return "spawn"
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:  # no /proc: the threads cannot be counted
+        return "spawn"
+    return "fork" if threads == 1 else "spawn"
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """The ``multiprocessing`` context of ``start_method``: the pool's, and its shared values'."""
+    return multiprocessing.get_context(start_method())
+
+
 @contextmanager
 def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
-                initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
-    """A pool of up to ``jobs`` spawned processes, each running ``initializer(*initargs)``
-    first.  Give it work with ``map_in_order``: the processes start as work arrives.  Left
-    normally, the pool waits for its work; left by an exception (a signal, a closed stdout),
-    its processes are ended at once (``stop``)."""
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                initargs: tuple = (), context: multiprocessing.context.BaseContext | None = None
+                ) -> Iterator[ProcessPoolExecutor]:
+    """A pool of up to ``jobs`` processes started by ``context`` (``worker_context()`` if
+    None), each running ``initializer(*initargs)`` first.  Give it work with ``map_in_order``:
+    the processes start as work arrives (all at the first work when forked).  Left normally,
+    the pool waits for its work; left by an exception (a signal, a closed stdout), its
+    processes are ended at once (``stop``)."""
+    pool = ProcessPoolExecutor(jobs, mp_context=context or worker_context(),
                                initializer=initializer, initargs=initargs)
     with _quiet_when_broken(pool):
         try:
@@ -86,7 +115,7 @@ def map_in_order(pool: ProcessPoolExecutor, fn: Callable[[T], R], items: Iterabl
                  ) -> "InOrder[R]":
     """Submit ``fn(item)`` for every item now (which starts the processes, with ``__main__``
     hidden from them) and give the results in the items' order as they come."""
-    with _hidden_main():
+    with _launching():
         return InOrder([pool.submit(fn, item) for item in items])
 
 
@@ -115,13 +144,38 @@ def start_workers(pool: ProcessPoolExecutor, count: int) -> None:
     """Start ``count`` processes now (each takes a task that does nothing), so that they
     import the package while the parent still plans the work; ``__main__`` hidden as in
     ``map_in_order``."""
-    with _hidden_main():
+    with _launching():
         for _ in range(count):
             pool.submit(_nothing)
 
 
 def _nothing() -> None:
     """The task that starts a process (``start_workers``)."""
+
+
+@contextmanager
+def _launching() -> Iterator[None]:
+    """While work is submitted, which is when processes start: ``__main__`` hidden from them
+    (``_hidden_main``), and this process's objects frozen (``_frozen``)."""
+    with _hidden_main(), _frozen():
+        yield
+
+
+@contextmanager
+def _frozen() -> Iterator[None]:
+    """This process's objects left out of garbage collections (``gc.freeze``) while it forks
+    workers: a forked worker then never collects any of them.  Garbage of the parent's that no
+    collection has found yet (a file with text in its buffer, say) would otherwise be
+    finalized in the worker too, and that file written twice.  Not done when something here
+    froze objects already: ``gc.unfreeze`` would thaw those as well."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 @contextmanager
