@@ -129,8 +129,27 @@ def run(argv: list[str], stdout: str = os.devnull) -> Run:
 
 def best(argv: list[str], repeat: int, stdout: str = os.devnull) -> Run:
     """The fastest of ``repeat`` runs (and the largest peak RSS seen)."""
-    runs = [run(argv, stdout) for _ in range(repeat)]
-    return Run(min(r.seconds for r in runs), max(r.rss_mb for r in runs))
+    return best_of_each([argv], repeat, stdout)[0]
+
+
+def best_of_each(argvs: list[list[str]], repeat: int, stdout: str = os.devnull) -> list[Run]:
+    """``best`` of each command, run in turn (one of each, ``repeat`` times), so that a
+    change in the machine's load during the bench weighs on each command alike."""
+    rounds = [[run(argv, stdout) for argv in argvs] for _ in range(repeat)]
+    return [Run(min(r.seconds for r in runs), max(r.rss_mb for r in runs))
+            for runs in zip(*rounds)]
+
+
+def compile_package() -> None:
+    """Write the package's bytecode, as ``pip install`` does.  An editable install on a
+    machine that sets ``PYTHONDONTWRITEBYTECODE`` (this one does, as many container images do)
+    has none, and each process would compile every module again (0.06 s of each start here),
+    which is not what an installed ``revoke-audit`` costs."""
+    import compileall
+
+    import revoke_audit
+
+    compileall.compile_dir(os.path.dirname(revoke_audit.__file__), quiet=1)
 
 
 ENDPLAY = {
@@ -204,7 +223,8 @@ def main() -> None:
         from revoke_audit import speedups
 
         built = "C accelerators " + ("in use" if speedups.wanted() else "not in use (Python twins)")
-        print(f"{boards} boards ({sizes}); best of {args.repeat}; Python "
+        compile_package()
+        print(f"{boards} boards ({sizes}); best of {args.repeat}, runs interleaved; Python "
               f"{sys.version.split()[0]}, {os.cpu_count()} cores; {built}")
         print(f"{'':28}{'boards/s':>10}{'x endplay':>11}{'seconds':>9}{'peak RSS':>10}")
         for fmt in args.formats:
@@ -225,14 +245,15 @@ def _line(label: str, boards: int, r: Run, base: Run | None) -> None:
 
 
 def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
-    base = None
-    if not args.no_endplay:
-        base = best([sys.executable, "-c", ENDPLAY[fmt], path], args.repeat)
+    audits = [audit_argv(path, tmp, jobs) for jobs in (1, 2)]
+    if args.no_endplay:
+        base, runs = None, best_of_each(audits, args.repeat)
+    else:
+        base, *runs = best_of_each([[sys.executable, "-c", ENDPLAY[fmt], path]] + audits,
+                                   args.repeat)
         _line(f"{fmt.upper()} endplay parse only", boards, base, None)
-    runs = []
-    for jobs in (1, 2):
-        runs.append(best(audit_argv(path, tmp, jobs), args.repeat))
-        _line(f"{fmt.upper()} audit --jobs {jobs}", boards, runs[-1], base)
+    for jobs, r in zip((1, 2), runs):
+        _line(f"{fmt.upper()} audit --jobs {jobs}", boards, r, base)
     print(f"{fmt.upper()} --jobs 2 against --jobs 1: {runs[0].seconds / runs[1].seconds:.2f}x")
     for out in args.stdout_format:
         r = best(audit_argv(path, tmp, 1, "--format", out), args.repeat)
@@ -243,10 +264,9 @@ def _bench_folder(folder: str, tmp: str, repeat: int) -> None:
     from revoke_audit.formats import read_boards
 
     n = sum(1 for _ in read_boards([folder]))
-    runs = []
-    for jobs in (1, 2):
-        runs.append(best(audit_argv(folder, tmp, jobs), repeat))
-        _line(f"folder audit --jobs {jobs}", n, runs[-1], None)
+    runs = best_of_each([audit_argv(folder, tmp, jobs) for jobs in (1, 2)], repeat)
+    for jobs, r in zip((1, 2), runs):
+        _line(f"folder audit --jobs {jobs}", n, r, None)
     print(f"(folder: {folder}, {n} boards; --jobs 2 against --jobs 1: "
           f"{runs[0].seconds / runs[1].seconds:.2f}x)")
 
