@@ -1,17 +1,14 @@
 """How worker processes start (``workers.start_method``): forked from a process with one thread
 on Linux, else spawned; a forked worker never collects its parent's objects; and both ways
 give the reports of one process."""
-import gc
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from revoke_audit import workers
-from revoke_audit.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux")
@@ -53,54 +50,53 @@ def test_workers_are_spawned_when_asked_or_off_linux(monkeypatch):
     assert workers.start_method() == "spawn"
 
 
-class Noted:
-    """An object in a reference cycle: only a garbage collection ends it, and its end is
-    written down with the process it happened in."""
+GARBAGE = """
+import gc, os, sys
+from revoke_audit import workers
+assert workers.start_method() == "fork"
 
-    def __init__(self, path: str):
+class Noted:
+    # in a reference cycle: only a collection ends it, and its end is noted with the process
+    def __init__(self, path):
         self.me, self.path = self, path
 
     def __del__(self):
         with open(self.path, "a") as fh:
-            fh.write(f"{os.getpid()}\n")
+            fh.write(f"{os.getpid()}\\n")
 
-
-def collect(_) -> int:
-    """In a worker: a full collection."""
-    gc.collect()
-    return os.getpid()
+gc.collect()
+gc.disable()  # nothing collects the garbage in this process before the workers start
+Noted(sys.argv[1])  # garbage at once
+with workers.worker_pool(2) as pool:
+    workers.start_workers(pool, 2)
+    list(workers.map_in_order(pool, gc.collect, [2] * 8))  # full collections in the workers
+gc.enable()
+gc.collect()
+print(os.getpid())
+"""
 
 
 @linux
 def test_a_forked_worker_never_collects_its_parents_garbage(tmp_path):
     """Garbage of the parent's still uncollected when workers are forked (here an object whose
     end writes a line) is inherited by them; were it not frozen at the fork, each worker's
-    collection would end it a second time, in the worker (think of a file flushed twice)."""
-    if workers.start_method() != "fork":
-        pytest.skip("this process has other threads: workers are spawned")
+    collection would end it a second time, in the worker (think of a file flushed twice).
+    In a fresh process: one with one thread, so that it forks."""
     notes = tmp_path / "notes"
-    gc.collect()
-    gc.disable()  # nothing collects the garbage in this process before the workers start
-    try:
-        Noted(str(notes))  # garbage at once
-        with workers.worker_pool(2) as pool:
-            workers.start_workers(pool, 2)
-            pids = set(workers.map_in_order(pool, collect, range(8)))
-        assert not notes.exists()
-    finally:
-        gc.enable()
-    gc.collect()
-    assert notes.read_text() == f"{os.getpid()}\n" and os.getpid() not in pids
+    done = subprocess.run([sys.executable, "-c", GARBAGE, str(notes)], capture_output=True,
+                          text=True, env={**os.environ, workers.SPAWN_ONLY: ""})
+    assert done.returncode == 0, done.stderr
+    assert notes.read_text() == done.stdout  # the parent's process id, once
 
 
 @pytest.mark.parametrize("spawn_only", ["", "1"])
-def test_forked_and_spawned_workers_give_the_reports_of_one_process(tmp_path, monkeypatch,
-                                                                    spawn_only):
-    monkeypatch.setenv(workers.SPAWN_ONLY, spawn_only)
+def test_forked_and_spawned_workers_give_the_reports_of_one_process(tmp_path, spawn_only):
+    """The command in a fresh process (one thread: its workers are forked, unless asked)."""
     reports = []
     for jobs in ("1", "2"):
         b, f = tmp_path / f"b{jobs}.csv", tmp_path / f"f{jobs}.csv"
-        done = CliRunner().invoke(main, ["audit", str(FIXTURES), "--exit-zero", "--jobs", jobs,
-                                         "-o", str(b), "--findings", str(f)])
-        reports.append((done.exit_code, done.output, b.read_bytes(), f.read_bytes()))
-    assert reports[0] == reports[1] and reports[0][2].count(b"\n") > 60
+        done = subprocess.run([sys.executable, "-m", "revoke_audit.cli", "audit", str(FIXTURES),
+                               "--exit-zero", "--jobs", jobs, "-o", str(b), "--findings", str(f)],
+                              capture_output=True, env={**os.environ, workers.SPAWN_ONLY: spawn_only})
+        reports.append((done.returncode, done.stdout, done.stderr, b.read_bytes(), f.read_bytes()))
+    assert reports[0] == reports[1] and reports[0][3].count(b"\n") > 60
