@@ -150,7 +150,9 @@ def _pool_starting() -> Iterator[None]:
 
 def _quiet_worker() -> None:
     """Workers leave signals to the parent: Ctrl-C reaches the whole process group, but only
-    the parent stops the run (and ends the workers with SIGTERM, which kills them quietly)."""
+    the parent stops the run (and ends the workers with SIGTERM, which kills them quietly).
+    Set here whichever way the worker started: a forked one comes with the parent's handlers
+    of the moment (``deferred_signals``')."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

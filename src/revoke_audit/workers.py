@@ -141,8 +141,9 @@ class InOrder(Generic[R]):
 
 
 def start_workers(pool: ProcessPoolExecutor, count: int) -> None:
-    """Start ``count`` processes now (each takes a task that does nothing), so that they
-    import the package while the parent still plans the work; ``__main__`` hidden as in
+    """Start ``count`` processes now (each takes a task that does nothing), so that they are
+    ready (spawned: have imported the package) when the parent has planned the work; forked,
+    the pool starts all of its processes at the first task.  ``__main__`` hidden as in
     ``map_in_order``."""
     with _launching():
         for _ in range(count):
