@@ -162,8 +162,8 @@ def read_boards(paths: PathArg | Iterable[PathArg], limits: Limits | None = None
 def read_file(path: str, limits: Limits | None = None, run: RunBudget | None = None,
               plain: bool = False) -> Iterator[BoardRecord]:
     """Records of one source from ``iter_sources``: a file, an archive, ``-``, or a folder
-    with nothing to read (its placeholder row).  ``plain``: a PBN file's plainest games come
-    as ``formats.pbn.PlainGame`` (for ``lane.render_records``)."""
+    with nothing to read (its placeholder row).  ``plain``: the plainest games come as their
+    text, ``formats.pbn.PlainGame`` or ``formats.lin.PlainLine`` (for ``lane.render_records``)."""
     reading = Reading(limits or Limits(), run, plain)
     if path == "-":
         yield from _read_stdin(reading)

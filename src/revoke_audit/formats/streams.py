@@ -59,7 +59,7 @@ class Reading:
 
     def __init__(self, limits: Limits, run: RunBudget | None, plain: bool = False) -> None:
         self.limits = limits
-        self.plain = plain  # PBN's plainest games may come as ``PlainGame`` (``lane``)
+        self.plain = plain  # the plainest games may come as their text (``lane``)
         self.run = run if run is not None else RunBudget(limits.run_bytes)
         self.expanded = 0
         self.boards = 0
