@@ -98,7 +98,7 @@ def test_audit_paths_gives_typed_columns():
     assert row["score_ns"] == 430 and str(row["score_ns"]) == "430"  # not 430.0
     assert row["vul"] == "None" and pd.isna(row["room"])
     established = result.findings.set_index("code")["established"]
-    assert established.loc["RV001"].all() and established.loc[["PS103", "DT001"]].isna().all()
+    assert established.loc["RV002"].all() and established.loc[["PS103", "DT001"]].isna().all()
     unreadable = result.boards[result.boards["status"] == "unreadable"]
     assert unreadable.empty or unreadable["tricks_played"].isna().all()
 

@@ -1,5 +1,6 @@
 """The ``revoke-audit`` command end to end, through click's runner, with exact CSV text."""
 import csv
+import io
 import json
 from pathlib import Path
 
@@ -11,14 +12,14 @@ from revoke_audit.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 BOARDS = """\
-source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west,tricks_equity,review_64c
-revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,11,3NT+2,430,460,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2,,
-revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,13,4H+3,480,510,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West,,
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west,tricks_equity,review_64c,tricks_by_cards,tricks_automatic,ruling_basis
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,10,3NT+1,430,430,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2,10,false,10,11,64B5
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,12,4H+2,480,480,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West,12,false,12,13,64B5
 """
 FINDINGS = """\
-source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line
-revoke.pbn,25,1,2,,RV001,64A2,3,W,defender,H,D5,H7 H6,true,1,,trick 3: West (defender) played D5 on a heart lead holding H7 H6: one trick transferred to North-South (64A2),'=1+2,false,
-revoke.lin,1,1,7,,RV001,64A1,2,W,defender,S,H6,S7 S6,true,1,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1),Di West,false,
+source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line,ruling
+revoke.pbn,25,1,2,,RV002,64B5,3,W,defender,H,D5,H7 H6,true,0,10,"trick 3: West (defender) played D5 on a heart lead holding H7 H6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred)",'=1+2,false,,"'=1+2 (West, defender), trick 3: played D5 on a heart lead holding H7 H6 (Law 61A); established when his partner played to trick 4 (63A1); found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); tricks for declarer: 10 played, 10 adjusted (11 had the table known in time); final result 3NT+1 by South: N-S +430, E-W -430; basis: 64B5."
+revoke.lin,1,1,7,,RV002,64B5,2,W,defender,S,H6,S7 S6,true,0,12,"trick 2: West (defender) played H6 on a spade lead holding S7 S6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); he held S6, of the same rank: possibly a recording slip, to confirm with the table",Di West,false,,"Di West (West, defender), trick 2: played H6 on a spade lead holding S7 S6 (Law 61A); established when he played to trick 3 (63A1); found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); tricks for declarer: 12 played, 12 adjusted (13 had the table known in time); final result 4H+2 by South: N-S +480, E-W -480; basis: 64B5."
 """
 
 
@@ -36,15 +37,26 @@ def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
     assert boards.read_text() == BOARDS
     assert findings.read_text() == FINDINGS
     assert r.output.splitlines() == [
-        "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
-        "holding H7 H6: one trick transferred to North-South (64A2)",
-        "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo East-=1+2): 3NT+1 430 -> 3NT+2 460",
-        "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
-        "holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1)",
-        "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
+        "revoke.pbn:25: board 2: RV002 [64B5] trick 3: West (defender) played D5 on a heart lead "
+        "holding H7 H6: found after the round ended: no automatic transfer (64B5); refer to the "
+        "Director under 64C (had attention been drawn in time, 1 trick would have been "
+        "transferred)",
+        "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo East-=1+2): 3NT+1 430 -> 3NT+1 "
+        "430 (64B5: found after the round, no automatic transfer)",
+        "revoke.lin:1: board 7: RV002 [64B5] trick 2: West (defender) played H6 on a spade lead "
+        "holding S7 S6: found after the round ended: no automatic transfer (64B5); refer to the "
+        "Director under 64C (had attention been drawn in time, 1 trick would have been "
+        "transferred); he held S6, of the same rank: possibly a recording slip, to confirm with "
+        "the table",
+        "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+2 "
+        "480 (64B5: found after the round, no automatic transfer)",
         "2 boards: 0 clean, 2 irregular, 0 inconsistent, 0 unreadable; 2 revoke findings, "
         "0 defective tricks, 0 record errors, 0 parse problems",
     ]
+    cli("audit", "revoke.pbn", "--discovered", "table", "-o", str(boards))
+    row = boards.read_text().splitlines()[1]
+    assert row.split(",")[13:16] == ["10", "11", "3NT+2"]  # 64A2 at the table
+    assert row.endswith(",10,false,10,11,64A")
     assert not list(tmp_path.glob(".revoke-audit-*"))  # no temp file left behind
 
 
@@ -81,7 +93,7 @@ def test_a_run_with_no_hand_record_is_an_error_but_keeps_its_rows(cli, tmp_path)
 
 
 def test_stdin(cli):
-    r = cli("audit", "-", "--format", "jsonl", input=(FIXTURES / "cli" / "revoke.lin").read_bytes())
+    r = cli("audit", "-", "--format", "jsonl", "--discovered", "table", input=(FIXTURES / "cli" / "revoke.lin").read_bytes())
     (line,) = [l for l in r.output.splitlines() if l.startswith("{")]
     row = json.loads(line)
     assert row["source"] == "<stdin>" and row["tricks_adjusted"] == 13
@@ -90,12 +102,12 @@ def test_stdin(cli):
 
 def test_stdout_formats(cli):
     gh = cli("audit", "revoke.pbn", "--format", "github").output.splitlines()
-    assert gh[0].startswith("::error file=revoke.pbn,line=25,title=RV001::board 2: RV001")
+    assert gh[0].startswith("::error file=revoke.pbn,line=25,title=RV002::board 2: RV002")
     sarif = json.loads(cli("audit", "revoke.pbn", "--format", "sarif").stdout)
     result = sarif["runs"][0]["results"][0]
-    assert result["ruleId"] == "RV001" and result["locations"][0]["physicalLocation"]["region"]["startLine"] == 25
+    assert result["ruleId"] == "RV002" and result["locations"][0]["physicalLocation"]["region"]["startLine"] == 25
     doc = json.loads(cli("audit", "revoke.pbn", "--format", "json").stdout)
-    assert doc["boards"][0]["status"] == "irregular" and doc["findings"][0]["law"] == "64A2"
+    assert doc["boards"][0]["status"] == "irregular" and doc["findings"][0]["law"] == "64B5"
     csv_out = cli("audit", "revoke.pbn", "--format", "csv").stdout.splitlines()
     assert csv_out[:2] == BOARDS.splitlines()[:2]
 
@@ -110,17 +122,19 @@ def test_equity_option_fills_the_columns(cli, tmp_path):
     """West's revoke on trick 3 of revoke.pbn: had he followed, East still wins it and N-S
     take the rest: 10, one less than the adjusted 11, so no 64C review (see test_equity)."""
     findings, boards = tmp_path / "f.csv", tmp_path / "b.csv"
-    r = cli("audit", "revoke.pbn", "--equity", "--findings", str(findings), "-o", str(boards))
+    r = cli("audit", "revoke.pbn", "--findings", str(findings), "-o", str(boards))
     assert r.exit_code == 1
-    header, row = findings.read_text().splitlines()
-    assert dict(zip(header.split(","), row.split(",")))["equity_tricks"] == "10"
+    header, row = list(csv.reader(io.StringIO(findings.read_text())))
+    assert dict(zip(header, row))["equity_tricks"] == "10"
     header, row = boards.read_text().splitlines()
-    assert header.endswith(",tricks_equity,review_64c") and row.endswith(",10,false")
+    assert ",tricks_equity,review_64c," in header and row.endswith(",10,false,10,11,64B5")
+    cli("audit", "revoke.pbn", "--no-equity", "-o", str(boards))
+    assert boards.read_text().splitlines()[1].endswith(",,,10,11,64B5")
 
 
 def test_library_api_gives_dataframes():
     from revoke_audit import audit_paths
-    result = audit_paths([str(FIXTURES / "cli" / "revoke.pbn")], equity=True)
+    result = audit_paths([str(FIXTURES / "cli" / "revoke.pbn")], discovered="table")
     assert list(result.boards.columns)[:3] == ["source", "line", "game"]
     assert result.boards.loc[0, "tricks_adjusted"] == 11
     assert result.findings.loc[0, "code"] == "RV001" and result.findings.loc[0, "equity_tricks"] == 10

@@ -17,12 +17,15 @@ from revoke_audit.replay.coherence import misfits
 from revoke_audit.cards import parse_deal
 from revoke_audit.formats import read_boards
 from revoke_audit.replay import replay
+from revoke_audit.options import AuditOptions
+
+AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def audits(name: str):
-    return list(audit_records(read_boards([FIXTURES / name])))
+    return list(audit_records(read_boards([FIXTURES / name]), AT_TABLE))
 
 
 def test_real_revoke_on_a_coherent_lin_record_is_ruled():
@@ -89,7 +92,7 @@ def test_two_defective_tricks_are_not_explained_by_the_deal():
     tricks = BASE2[:1] + ["E:HK S:HT W:H5 N:H3 S:S6"] + BASE2[2:3] + ["E:SQ W:S3 N:SK S:D8"] \
         + BASE2[4:]
     rec = board(D2, "3NT", "S", tricks, lin=True)
-    a = audit_board(rec)
+    a = audit_board(rec, AT_TABLE)
     assert [f.code for f in a.findings] == ["RC016"]
     assert not a.replay.revokes and not a.replay.defects
 

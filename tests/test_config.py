@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from revoke_audit.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-FAIL = "revoke.pbn:25: board 2: RV001 [1932 penalty] trick 3"
+FAIL = "revoke.pbn:25: board 2: RV002 [1932 too late] trick 3"
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_unknown_key_names_the_file_and_key(tree):
     ("jobs = -1", "bad value for 'jobs': -1 is not in the range x>=0."),
     ('select = "RV"', "bad value for 'select': expected a list, like select = [\"RV\", \"RC015\"]"),
     ('ignore = ["RV9"]', "bad value for 'ignore': unknown code or prefix 'RV9': no finding code "
-                         "starts with it (families: RV, DT, RC, PS, LW, EQ; codes like RV001)"),
+                         "starts with it (families: RV, DT, RC, PS, LW, EQ, DU; codes like RV001)"),
 ])
 def test_bad_value_names_the_file_and_key(tree, line, message):
     settings(tree, f"[tool.revoke-audit]\n{line}\n")

@@ -322,7 +322,7 @@ def test_a_duty_broken_on_trick_12(log):
     facts = log("12,E,play-lowest,C")
 
     def run(laws):
-        a = audit_board(board(D1, "4H", "S", BASE1), AuditOptions(laws, table_facts=facts))
+        a = audit_board(board(D1, "4H", "S", BASE1), AuditOptions(laws, "table", table_facts=facts))
         return [(f.code, f.law, f.trick, f.transferred) for f in a.findings]
     assert run("2017") == [("RV002", "64B6", 12, 0)]
     assert run("1932") == [("RV003", "1932 12th trick", 12, 0)]

@@ -1,4 +1,5 @@
-"""Double-dummy estimates for Law 64C (``--equity``), on positions worked out by hand."""
+"""Law 64C's figures (on by default, ``--no-equity`` skips them), on positions worked out by
+hand: the par (``tricks_equity``), what the revoke itself cost, and the review flag."""
 from functools import lru_cache
 
 from builders import board, revoking_board
@@ -14,8 +15,11 @@ from revoke_audit.cards import SUIT_MASKS, cards_in, winning_index
 
 
 def equity_findings(tricks):
-    a = audit_board(board(D2, "3NT", "S", tricks), AuditOptions(equity=True))
+    a = audit_board(board(D2, "3NT", "S", tricks), AT_TABLE)
     return a, [(f.code, f.trick, f.equity_tricks) for f in a.findings]
+
+
+AT_TABLE = AuditOptions(discovered="table")
 
 
 def test_no_review_when_the_transfer_covers_the_damage():
@@ -26,25 +30,59 @@ def test_no_review_when_the_transfer_covers_the_damage():
     assert a.ruling.tricks_adjusted == 11
 
 
-def test_review_when_following_would_have_given_more():
-    """W revokes on trick 9 (see deals.WEST_REVOKES_9): 8 played, 9 after 64A2, but had he
-    followed, N-S take all of the last five tricks: 10.  EQ001 asks for a 64C review."""
+def test_a_par_above_the_result_is_no_damage_when_the_revoke_cost_nothing():
+    """W revokes on trick 9 (see deals.WEST_REVOKES_9): 8 played, 9 after 64A2.  The par had
+    he followed is 10 (N-S take all of the last five), but North wins trick 9 either way, and
+    from that position double dummy gives N-S as much after West's C9 as after S4: the revoke
+    cost them nothing; they lost tricks 12-13 by their own play, which 64C does not redress.
+    (The par alone asked for a review here.)  No EQ001."""
     a, got = equity_findings(WEST_REVOKES_9)
-    assert got == [("RV001", 9, 10), ("EQ001", 9, 10)]
-    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (8, 9)
-    assert "64C" in a.findings[-1].message and a.findings[-1].law == "64C"
+    assert got == [("RV001", 9, 10)]
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted, a.tricks_equity,
+            a.review_64c) == (8, 9, 10, False)
 
 
-def test_no_equity_without_the_option_or_without_a_revoke():
-    a = audit_board(board(D2, "3NT", "S", WEST_REVOKES_9))
+def test_no_equity_when_skipped_or_without_a_revoke():
+    a = audit_board(board(D2, "3NT", "S", WEST_REVOKES_9), AuditOptions(equity=False))
     assert [f.equity_tricks for f in a.findings] == [None]
-    assert audit_board(board(D2, "3NT", "S", BASE2), AuditOptions(equity=True)).findings == []
+    assert audit_board(board(D2, "3NT", "S", BASE2)).findings == []
+
+
+def test_the_two_measures_of_a_revoke_s_own_cost():
+    """Each revoke deal of deals.py, both measures worked out by hand (non-offending side's
+    tricks lost; the follow card is the offender's best):
+    - WEST_REVOKES_3: E wins trick 3 either way, and W's D5 (or H6) decides nothing later: 0, 0.
+    - DECLARER_RUFFS_10: following with D5 under North's DK, N-S still win trick 10, and
+      every trick either way: 0, 0.
+    - WEST_RUFFS_2: following with S6, S's SA wins trick 2 (W's ruff took it): exchanging the
+      cards, W's H6 goes to trick 11 under S's HJ, which S still wins: 1 by the record; double
+      dummy, after the ruff E-W can take two more (from 11 to 9 for N-S): 2.  The record shows
+      N-S lost nothing against the par (12 = 12), so the damage is 0.
+    - EAST_KEEPS_TRUMP_10: following with H2, S's HA still wins trick 10; exchanged, East's CQ
+      goes to trick 11 under S's DA, which S then wins, but the recorded tricks 12-13 keep
+      East's leads: 1; double dummy South takes all four (HA, then three diamonds) against one:
+      3 - the measure used, as the recorded leads after trick 11 no longer follow from play.
+    """
+    from deals import D1, DECLARER_RUFFS_10, WEST_RUFFS_2
+    from revoke_audit.equity import exchanged_cost, revoke_cost
+    from revoke_audit.replay import replay
+    for deal, contract, play, dd, exchanged in (
+            (D2, "3NT", WEST_REVOKES_3, 0, 0), (D1, "4H", DECLARER_RUFFS_10, 0, 0),
+            (D1, "4H", WEST_RUFFS_2, 2, 1), (D3, "3H", EAST_KEEPS_TRUMP_10, 3, 1),
+            (D2, "3NT", WEST_REVOKES_9, 0, 0)):
+        rp = replay(board(deal, contract, "S", play))
+        (fact,) = rp.revokes
+        cost = revoke_cost(rp, fact)
+        assert (cost.tricks, exchanged_cost(rp, fact, cost.follow)) == (dd, exchanged), play
+    a = audit_board(board(D1, "4H", "S", WEST_RUFFS_2), AuditOptions(discovered="after-round"))
+    assert (a.tricks_equity, a.ruling.tricks_played, a.review_64c) == (12, 12, False)
 
 
 # --- the board's figures: tricks_equity and review_64c --------------------------------------
 
 def board_figures(deal, contract, tricks, **kw):
-    a = audit_board(board(deal, contract, "S", tricks), AuditOptions(equity=True, **kw))
+    kw.setdefault("discovered", "table")
+    a = audit_board(board(deal, contract, "S", tricks), AuditOptions(**kw))
     row = board_row(a)
     return a, (row["tricks_played"], row["tricks_adjusted"], row["tricks_equity"],
                row["review_64c"])
@@ -56,14 +94,23 @@ def test_the_automatic_transfer_two_tricks_short_of_the_damage():
     keeps his H2, discarding CQ (a revoke); East ruffs South's DA and cashes CA CK: declarer 6.
     64A2: South won the revoke trick, E-W won later ones: one trick, 7.  Had East followed with
     H2, South's HA and three diamonds are all winners (West follows, East has only clubs): 9.
-    The automatic transfer is two tricks short: review_64c, EQ001."""
+    The revoke cost N-S three tricks (double dummy from trick 10 as in the record: 4 against
+    1); the automatic transfer gives back one: review_64c, EQ001.  Found after the round, none
+    is given back: the same review."""
     a, figures = board_figures(D3, "3H", EAST_KEEPS_TRUMP_10)
     assert figures == (6, 7, 9, True)
     assert [(f.code, f.law, f.equity_tricks) for f in a.findings] == [
         ("RV001", "64A2", 9), ("EQ001", "64C", 9)]
     assert a.findings[1].message == (
-        "had East followed suit on trick 10, double-dummy play gives declarer 9 tricks against 7 "
-        "after the automatic adjustment: the non-offending side may be due more (Law 64C)")
+        "following suit with H2, trick 10 would still have been South's; the revoke cost "
+        "North-South 3 tricks (double dummy from trick 10, following suit against the card "
+        "played, and no more than the record shows lost: 9 tricks for declarer had he "
+        "followed); the rectification gives back 1 trick: the non-offending side may be due "
+        "more (Law 64C)")
+    late, figures = board_figures(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
+    assert figures == (6, 6, 9, True)
+    assert late.findings[1].message.endswith(
+        "no automatic transfer gives it back: the non-offending side may be due more (Law 64C)")
 
 
 def test_both_sides_revoked_equity_as_if_neither_had():
@@ -77,7 +124,7 @@ def test_both_sides_revoked_equity_as_if_neither_had():
     (eq,) = [f for f in a.findings if f.code == "EQ001"]
     assert eq.message == (
         "had none of the revokes happened (East on trick 10, North on trick 12), double-dummy "
-        "play gives declarer 9 tricks against 6 after the automatic adjustment: both sides "
+        "play gives declarer 9 tricks against 6 after the adjustment: both sides "
         "revoked, so the Director assigns an adjusted score (64C2(b))")
 
 
@@ -92,8 +139,8 @@ def test_repeated_revokes_equity_as_if_neither_had():
     assert "EQ001" not in [f.code for f in a.findings]
 
 
-def test_no_figures_without_the_option():
-    a = audit_board(board(D3, "3H", "S", EAST_KEEPS_TRUMP_10))
+def test_no_figures_with_no_equity():
+    a = audit_board(board(D3, "3H", "S", EAST_KEEPS_TRUMP_10), AuditOptions(equity=False))
     row = board_row(a)
     assert (row["tricks_equity"], row["review_64c"]) == (None, None)
 
@@ -140,23 +187,29 @@ def test_equity_matches_a_brute_force_search(seed, first, second, strain, declar
     """Random deals with one or two revokes in the last four tricks.  Each finding's
     equity_tricks is the search from its own trick with that offender following suit; the
     board's tricks_equity the search from the first revoke (as if none had happened), and
-    review_64c says whether that beats the automatic result for the non-offending side (or,
-    both sides having revoked, differs from it)."""
+    review_64c says whether the first revoke's own cost - the search following suit against the
+    search after the card played, no more than the par against the result - exceeds what the
+    automatic result gives back (or, both sides having revoked, whether the par differs from
+    the adjusted result)."""
     wanted = {first} | ({second} if second and second[0] > first[0] else set())
     record, forced = revoking_board(seed, wanted, strain, declarer)
-    a = audit_board(record, AuditOptions(equity=True))
+    a = audit_board(record, AuditOptions(discovered="table"))
     rp = a.replay
     assume(forced and rp.coherent and len({t for t, _ in forced}) == len(forced))
     trump = None if strain == 4 else strain
 
-    def search(trick_no, seat):
+    def search(trick_no, seat, revoke=False):
         trick = rp.tricks[trick_no - 1]
         order = [(trick.leader + k) % 4 for k in range(4)]
-        before = [trick.card_of(s) for s in order[:order.index(seat)]]
+        upto = order.index(seat) + (1 if revoke else 0)
+        before = [trick.card_of(s) for s in order[:upto]]
         won = sum(1 for t in rp.tricks[:trick_no - 1] if t.winner % 2 == declarer % 2)
         hands = list(rp.hands_at[trick_no - 1])
         for s, card in zip(order, before):
             hands[s] &= ~(1 << card)
+        if len(before) == 4:  # the revoke card ended the trick
+            w = (trick.leader + winning_index(before, trump)) % 4
+            return won + (w % 2 == declarer % 2) + brute_force(hands, w, [], trump, declarer)
         return won + brute_force(hands, trick.leader, before, trump, declarer)
 
     for f in a.findings:
@@ -165,14 +218,15 @@ def test_equity_matches_a_brute_force_search(seed, first, second, strain, declar
     row = board_row(a)
     expected = search(*forced[0])
     assert row["tricks_equity"] == expected
-    adjusted = row["tricks_adjusted"]
+    adjusted, played = row["tricks_adjusted"], row["tricks_played"]
     sides = {seat % 2 for _, seat in forced}
     if len(sides) == 2:
         review = expected != adjusted
-    elif sides == {declarer % 2}:
-        review = expected < adjusted
     else:
-        review = expected > adjusted
+        after = search(*forced[0], revoke=True)
+        sign = 1 if forced[0][1] % 2 != declarer % 2 else -1  # N-S tricks lost, as declarer's
+        damage = max(0, min(sign * (expected - after), sign * (expected - played)))
+        review = damage > abs(adjusted - played)
     assert row["review_64c"] is review
     assert ("EQ001" in [f.code for f in a.findings]) is review
 
@@ -180,7 +234,7 @@ def test_equity_matches_a_brute_force_search(seed, first, second, strain, declar
 def test_a_position_the_solver_refuses_changes_nothing_but_the_equity_cells(monkeypatch):
     """The solver refusing a position (DDS: 'Wrong number of remaining cards in a hand') leaves
     the equity cells empty with an EQ002 note; the findings, the ruling and the status are those
-    of the run without --equity (before, the board became RC099 and lost its revokes)."""
+    of the run with --no-equity (before, the board became RC099 and lost its revokes)."""
     from endplay._dds import DDSError
 
     from revoke_audit import equity
@@ -190,10 +244,11 @@ def test_a_position_the_solver_refuses_changes_nothing_but_the_equity_cells(monk
 
     monkeypatch.setattr(equity, "solve_board", refuse)
     record = board(D2, "3NT", "S", WEST_REVOKES_9)
-    plain, refused = audit_board(record), audit_board(record, AuditOptions(equity=True))
+    plain = audit_board(record, AuditOptions(equity=False))
+    refused = audit_board(record)
     notes = [f for f in refused.findings if f.code == "EQ002"]
     assert [f for f in refused.findings if f not in notes] == plain.findings
-    assert [f.code for f in plain.findings] == ["RV001"] and len(notes) == 1
+    assert [f.code for f in plain.findings] == ["RV002"] and len(notes) == 1
     assert "solver refused" in notes[0].message
     plain_row, refused_row = board_row(plain), board_row(refused)
     assert refused_row == plain_row

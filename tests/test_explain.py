@@ -50,15 +50,27 @@ Play: * revoke, ! extra card (back to the hand), (none) no card played
 13  S    CJ   W S5   N S2   E SJ          -> S   10
 
 Findings:
-  line 63: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead
-    holding H7 H6: one trick transferred to North-South (64A2)
+  line 63: RV002 [64B5] trick 3: West (defender) played D5 on a heart lead
+    holding H7 H6: found after the round ended: no automatic transfer (64B5);
+    refer to the Director under 64C (had attention been drawn in time, 1 trick
+    would have been transferred)
 
 Ruling (Laws 2017):
   tricks for declarer, played: 10
-  1 trick to N-S: RV001 [64A2], trick 3 (West, defender)
-  tricks for declarer, adjusted: 11
-  result: 3NT+1 -> 3NT+2
-  score N-S: 430 -> 460
+  tricks for declarer, adjusted: 10 (basis: 64B5)
+  had attention been drawn in time: 11
+  Law 64C: double dummy had no revoke happened 10; review: no
+  result: 3NT+1 -> 3NT+1
+  score N-S: 430 -> 430
+
+Director's ruling:
+  Hal West (West, defender), trick 3: played D5 on a heart lead holding H7 H6
+    (Law 61A); established when his partner played to trick 4 (63A1); found
+    after the round ended: no automatic transfer (64B5); refer to the Director
+    under 64C (had attention been drawn in time, 1 trick would have been
+    transferred); tricks for declarer: 10 played, 10 adjusted (11 had the table
+    known in time); final result 3NT+1 by South: N-S +430, E-W -430; basis:
+    64B5.
 """
 
 
@@ -111,7 +123,8 @@ def test_two_rooms_need_room_or_game(cli):
     r = cli("explain", vugraph, "--board", "7")
     assert r.exit_code == 2
     assert r.output.splitlines() == [
-        "Error: 2 boards match board 7; choose one with --board, --room or --game:",
+        "Error: 2 boards match board 7; choose one with --board, --room, --game, --round, "
+        "--table or --teams:",
         "  game 1: board 7 open (line 4)", "  game 2: board 7 closed (line 8)"]
     closed = cli("explain", vugraph, "--board", "7", "--room", "closed")
     assert closed.exit_code == 0
@@ -127,7 +140,8 @@ def test_missing_file_says_why(cli):
 
 
 def test_laws_1932_shows_rubber_scoring(cli):
-    r = cli("explain", "thursday-pairs.pbn", "--board", "2", "--laws", "1932")
+    r = cli("explain", "thursday-pairs.pbn", "--board", "2", "--laws", "1932", "--discovered",
+            "table")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert "Contract 3NT by South; Laws 1932 (rubber scoring); status irregular" in lines
@@ -155,7 +169,34 @@ def test_a_transfer_from_declarers_side_is_never_negative():
 
     from revoke_audit.audit import audit_board
     from revoke_audit.explain import explain_text
+    from revoke_audit.options import AuditOptions
 
-    text = explain_text(audit_board(board(D1, "4H", "S", DECLARER_RUFFS_10)))
+    text = explain_text(audit_board(board(D1, "4H", "S", DECLARER_RUFFS_10),
+                                    AuditOptions(discovered="table")))
     assert "  2 tricks to E-W: RV001 [64A1], trick 10 (South, declarer)" in text
     assert "-2" not in text and "+" not in text.split("Ruling")[1].split("result")[0]
+
+
+def test_a_board_chosen_by_round_table_or_teams(tmp_path, monkeypatch):
+    """A file with board 1 of two matches (rounds 1 and 2): --board alone lists both with
+    their round, table and teams; --round, --table or --teams picks one."""
+    monkeypatch.chdir(tmp_path)
+    text = (FIXTURES / "session" / "thursday-pairs.pbn").read_text()
+    game = text[text.index("[Event"):]
+    game = game[:game.index("\n\n") + 1]
+    one = game.replace("[Event", '[Round "1"]\n[Table "3"]\n[HomeTeam "Lions"]\n'
+                       '[VisitTeam "Bears"]\n[Event', 1)
+    two = game.replace("[Event", '[Round "2"]\n[Table "5"]\n[HomeTeam "Wolves"]\n'
+                       '[VisitTeam "Lions"]\n[Event', 1)
+    (tmp_path / "two.pbn").write_text(one + "\n" + two)
+    board = find_board(["two.pbn"])[0].board
+    runner = CliRunner()
+    r = runner.invoke(main, ["explain", "two.pbn", "--board", board])
+    assert r.exit_code == 2
+    assert "round 1, table 3, Lions v Bears" in r.output and "round 2, table 5" in r.output
+    (second,) = find_board(["two.pbn"], board=board, round_="2")
+    for pick in (["--round", "2"], ["--table", "5"], ["--teams", "wolves"]):
+        r = runner.invoke(main, ["explain", "two.pbn", "--board", board, *pick])
+        assert r.exit_code == 0, (pick, r.output)
+        assert r.output.startswith(f"two.pbn:{second.line}\n")
+    assert [rec.tags["Round"] for rec in find_board(["two.pbn"], teams="LIONS")] == ["1", "2"]

@@ -12,6 +12,9 @@ from builders import revoking_board
 
 from revoke_audit.audit import audit_board
 from revoke_audit.cards import SEATS, card_str, deal_str
+from revoke_audit.options import AuditOptions
+
+AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 
 
 def random_board(seed: int, revoke_trick: int, revoke_pos: int, strain: int, declarer: int):
@@ -26,7 +29,7 @@ def random_board(seed: int, revoke_trick: int, revoke_pos: int, strain: int, dec
        strain=st.integers(0, 4), declarer=st.integers(0, 3))
 def test_one_revoke_transfers_what_law_64_says(seed, t, pos, strain, declarer):
     record, forced = random_board(seed, t, pos, strain, declarer)
-    a = audit_board(record)
+    a = audit_board(record, AT_TABLE)
     revokes = [f for f in a.findings if f.code.startswith("RV")]
     if forced is None:  # the player had no other suit: no revoke was possible
         assert revokes == [] and a.ruling.tricks_adjusted == a.replay.tricks_played

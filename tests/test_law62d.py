@@ -19,6 +19,8 @@ from test_law2017_property import random_board
 from revoke_audit.audit import audit_board
 from revoke_audit.options import AuditOptions
 
+AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
+
 # N: S 32, H AKQT7, C AKQJT9   E: S AKJT987654, H J, D 32   S: S Q, H 865432, D AKQJT9
 # W: H 9, D 87654, C 8765432
 WBU = "N:32.AKQT7..AKQJT9 AKJT987654.J.32. Q.865432.AKQJT9. .9.87654.8765432"
@@ -34,7 +36,7 @@ CROSS_RUFF_W = ["W:C2 N:CA E:C6 S:D9"] + CROSS_RUFF[1:]
 
 
 def rule(deal, tricks):
-    a = audit_board(board(deal, "4H", "S", tricks), AuditOptions("2017"))
+    a = audit_board(board(deal, "4H", "S", tricks), AuditOptions("2017", "table"))
     return a, [(f.code, f.law, f.trick, "NESW"[f.seat]) for f in a.findings if f.code[:2] == "RV"]
 
 
@@ -137,7 +139,7 @@ def test_62d_correction_matches_the_game_tree(pos, seed, strain, declarer):
         if forced is not None:
             break
     assert forced is not None
-    a = audit_board(record)
+    a = audit_board(record, AT_TABLE)
     assert [(f.code, f.trick, f.seat) for f in a.findings] == [("RV003", 12, forced[1])]
     rp = a.replay
     t12 = rp.tricks[11]
@@ -157,7 +159,7 @@ def test_trick_12_revoke_then_a_claim_mid_trick_is_still_corrected():
     _, rv = rule(WBU, CROSS_RUFF + ["N:S2 E:HJ"])
     assert rv == [("RV004", "63A", 12, "E")]  # without the claim it was never established
     a = audit_board(board(WBU, "4H", "S", CROSS_RUFF + ["N:S2 E:HJ"], result=12, stopped=True),
-                    AuditOptions("2017"))
+                    AuditOptions("2017", "table"))
     (f,) = [f for f in a.findings if f.code == "RV003"]
     assert f.message.endswith("trick 12 to West and trick 13 to East; 16C: check that West's "
                               "ruff with "
@@ -170,7 +172,7 @@ def test_trick_12_correction_says_which_standing_card_is_missing():
     is not recorded (record stops after South's SQ, with a claim), so the replayed trick cannot
     be worked out - and the finding names West's card, not "the position"."""
     a = audit_board(board(WBU, "4H", "S", CROSS_RUFF + ["N:S2 E:HJ S:SQ"], result=12,
-                          stopped=True), AuditOptions("1932"))
+                          stopped=True), AuditOptions("1932", "table"))
     (f,) = [f for f in a.findings if f.code == "RV003"]
     assert f.message.endswith("the replayed trick cannot be worked out: West's card to trick 12, "
                               "which stands, is not recorded")

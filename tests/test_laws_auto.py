@@ -31,13 +31,13 @@ def test_date_then_title_date_then_event():
 def test_changeover_window_gets_the_newer_code_and_a_note_only_when_it_matters():
     edition, note = edition_for(rec(date="2008.05.02"), "auto")
     assert edition == "2007" and note
-    a = audit_board(rec(date="2008.05.02"), AuditOptions("auto"))  # nothing to rule: no note
+    a = audit_board(rec(date="2008.05.02"), AuditOptions("auto", "table"))  # nothing to rule: no note
     assert a.findings == [] and a.ruling.edition == "2007"
     revoke, clean = read_boards([FIXTURES / "selection" / "mixed.pbn"])  # both in the 2017 window
-    auto = AuditOptions("auto")
+    auto = AuditOptions("auto", "table")
     assert [f.code for f in audit_board(revoke, auto).findings] == ["LW001", "PS103", "RV001"]
     assert [f.code for f in audit_board(clean, auto).findings] == ["RC023"]
-    assert [f.code for f in audit_board(revoke, AuditOptions("2017")).findings] == ["PS103", "RV001"]
+    assert [f.code for f in audit_board(revoke, AuditOptions("2017", "table")).findings] == ["PS103", "RV001"]
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="corpus absent")
@@ -55,7 +55,7 @@ def test_corpus_files_get_the_code_of_their_date(path, edition, window):
     boards = list(read_boards([CORPUS / path]))
     assert boards
     for r in boards:
-        a = audit_board(r, AuditOptions("auto"))
+        a = audit_board(r, AuditOptions("auto", "table"))
         assert a.ruling.edition == edition, (r.date, r.event, r.tags.get("HRTitleDate"))
         ruled = any(f.code[:2] in ("RV", "DT") for f in a.findings)
         assert bool([f for f in a.findings if f.code == "LW001"]) == (window and ruled)

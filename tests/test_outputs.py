@@ -34,7 +34,9 @@ def cli(monkeypatch, tmp_path):
     (tmp_path / "revoke.pbn").write_bytes(REVOKE_PBN)
     (tmp_path / "revoke.lin").write_bytes(REVOKE_LIN)
     runner = CliRunner()
-    return lambda *args, **kw: runner.invoke(main, list(args), **kw)
+    # these tests are about the formats: the revokes are ruled as found at the table (64A)
+    table = lambda args: [*args, "--discovered", "table"] if args[:1] == ("audit",) else list(args)
+    return lambda *args, **kw: runner.invoke(main, table(args), **kw)
 
 
 def no_temp_files(folder: Path) -> bool:
@@ -99,10 +101,12 @@ def test_text_output_ends_each_irregular_board_with_the_directors_line(cli, tmp_
         "table.pbn:26: board 2 5: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
         "holding H7 H6: one trick transferred to North-South (64A2)",
         "table.pbn:4: board 2 (table 5, N-S Ed North-Gus South, E-W Flo East-=1+2): "
-        "3NT+1 430 -> 3NT+2 460",
+        "3NT+1 430 -> 3NT+2 460 (64A: tricks transferred)",
         "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
-        "holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1)",
-        "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510",
+        "holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1); he "
+        "held S6, of the same rank: possibly a recording slip, to confirm with the table",
+        "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510"
+        " (64A: tricks transferred)",
     ]
 
 
@@ -122,6 +126,12 @@ def row(**kw):
      "s.pbn:4: game 4: 4H+3 -> 4H+1"),  # a rubber code: no duplicate score
     ({"tricks_played": None, "score_ns": None}, "s.pbn:4: board 3: ? -> 4H+1 450"),
     ({"north": "Ed\nNorth"}, "s.pbn:4: board 3 (N-S Ed\\x0aNorth-?): 4H+3 510 -> 4H+1 450"),
+    ({"ruling_basis": "64A"}, "s.pbn:4: board 3: 4H+3 510 -> 4H+1 450 (64A: tricks transferred)"),
+    ({"ruling_basis": "64B5", "review_64c": True, "result_adjusted": "4H+3",
+      "score_ns_adjusted": 510},
+     "s.pbn:4: board 3: 4H+3 510 -> 4H+3 510 (64B5: found after the round, no automatic "
+     "transfer; 64C review)"),
+    ({"ruling_basis": "none"}, "s.pbn:4: board 3: 4H+3 510 -> 4H+1 450"),
 ])
 def test_directors_line(fields, line):
     assert director_line(row(**fields)) == line
@@ -268,7 +278,8 @@ def test_disk_full_when_closing_leaves_both_old_reports_and_no_temp_file(cli, tm
                                           "(defender) played D5 on a heart lead holding H7 H6: one "
                                           "trick transferred to North-South (64A2)\n"
                                           "revoke.pbn:4: board 2 (N-S Ed North-Gus South, E-W Flo "
-                                          "East-=1+2): 3NT+1 430 -> 3NT+2 460\n"
+                                          "East-=1+2): 3NT+1 430 -> 3NT+2 460 (64A: tricks "
+                                          "transferred)\n"
                                           "1 board: 0 clean, 1 irregular, 0 inconsistent, 0 "
                                           "unreadable; 1 revoke finding, 0 defective tricks, 0 "
                                           "record errors, 0 parse problems\n"

@@ -8,10 +8,13 @@ from deals import BASE1, BASE2, D1, D2, WEST_REVOKES_3
 from revoke_audit.audit import audit_board
 from revoke_audit.cards import parse_card
 from revoke_audit.replay import replay
+from revoke_audit.options import AuditOptions
+
+AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 
 
 def codes(record):
-    return [f.code for f in audit_board(record).findings]
+    return [f.code for f in audit_board(record, AT_TABLE).findings]
 
 
 def test_pbn_columns_and_lin_sequence_replay_alike():
@@ -34,7 +37,7 @@ def test_invalid_deal_is_not_audited():
     rec = board(D2, "3NT", "S", BASE2)
     hands = list(rec.hands)
     hands[0] |= 1 << parse_card("HA")  # East's HA also in North's hand: 14 cards, a duplicate
-    a = audit_board(replace(rec, hands=tuple(hands)))
+    a = audit_board(replace(rec, hands=tuple(hands)), AT_TABLE)
     assert [f.code for f in a.findings] == ["RC001"]
     assert "N has 14 cards" in a.findings[0].message and "HA in two hands" in a.findings[0].message
     assert a.status == "inconsistent" and a.replay.play_status == "partial"
@@ -50,7 +53,7 @@ def test_card_not_held_by_player_on_turn_stops_the_audit():
     """PBN: North's column shows HK on trick 1 but HK is East's card: the board's one finding
     counts it (1 of the 52 cards is in the wrong column) and names it."""
     tricks = ["W:H8 N:HK E:HA S:H9"] + BASE2[1:]
-    a = audit_board(board(D2, "3NT", "S", tricks))
+    a = audit_board(board(D2, "3NT", "S", tricks), AT_TABLE)
     assert [f.code for f in a.findings] == ["RC016"]
     assert a.findings[0].trick == 1 and a.findings[0].seat == 0
     assert a.findings[0].message.startswith(
@@ -68,7 +71,7 @@ def test_opening_lead_from_the_wrong_side():
     """3NT by South: West must lead.  With declarer North, East should have led."""
     rec = board(D2, "3NT", "S", BASE2)
     assert codes(replace(rec, declarer_stated=0)) == ["RC012"]
-    a = audit_board(replace(rec, declarer_stated=0, declarer_swapped=True))
+    a = audit_board(replace(rec, declarer_stated=0, declarer_swapped=True), AT_TABLE)
     assert "swapped" in a.findings[0].message
 
 
@@ -77,14 +80,14 @@ def test_unknown_lead_that_decides_the_trick_stops_checking():
     heart loses to East's HA, any other card wins, so who leads trick 2 is not known and
     nothing after trick 1 is checked (see test_unrecorded.py for what is still checked)."""
     tricks = ["W:- N:H2 E:HA S:H9", BASE2[1]]
-    a = audit_board(board(D2, "3NT", "S", tricks))
+    a = audit_board(board(D2, "3NT", "S", tricks), AT_TABLE)
     assert [f.code for f in a.findings] == ["RC013"]
     assert a.replay.stopped_at == 1 and a.replay.tricks_played is None
 
 
 def test_unknown_cards_after_the_last_known_one_just_end_the_record():
     tricks = BASE2[:4] + ["N:DA E:- S:- W:-"]
-    a = audit_board(board(D2, "3NT", "S", tricks))
+    a = audit_board(board(D2, "3NT", "S", tricks), AT_TABLE)
     assert a.findings == [] and a.replay.play_status == "partial"
 
 
@@ -95,7 +98,7 @@ def test_trick_13_failure_to_follow_explained_by_the_omission():
     trick-13 "failure" is no record error."""
     tricks = BASE2[:9] + ["N:C3 E:C6 S:CA", "S:CK W:C9 N:C4 E:C7", "S:CQ W:CT N:C5 E:C8",
                           "S:CJ W:S5 N:S2 E:SJ"]
-    a = audit_board(board(D2, "3NT", "S", tricks, lin=True))
+    a = audit_board(board(D2, "3NT", "S", tricks, lin=True), AT_TABLE)
     assert sorted(f.code for f in a.findings) == ["DT001"]
 
 
@@ -103,13 +106,13 @@ def test_trick_13_failure_to_follow_without_a_defect_is_a_record_error():
     """PBN: West's column shows S5 on trick 13 (clubs led) while he still holds C2 - and the
     trick-10 column shows C2 too: the card is played twice, the record is wrong."""
     tricks = BASE2[:12] + ["S:CJ W:C2 N:S2 E:SJ"]
-    a = audit_board(board(D2, "3NT", "S", tricks))
+    a = audit_board(board(D2, "3NT", "S", tricks), AT_TABLE)
     assert [f.code for f in a.findings] == ["RC011"]
 
 
 def test_claim_outside_the_possible():
     """After 9 tricks declarer has 6 (N won 4-9) with 4 to play: a claim of 11 is impossible."""
-    a = audit_board(board(D2, "3NT", "S", BASE2[:9], claim=11, lin=True))
+    a = audit_board(board(D2, "3NT", "S", BASE2[:9], claim=11, lin=True), AT_TABLE)
     assert [f.code for f in a.findings] == ["RC022"]
     assert a.replay.play_status == "claimed"
 
@@ -118,14 +121,14 @@ def test_stated_result_against_the_play():
     """Result 9 for a play giving 10: RC023.  Result 11 after W's revoke is the adjusted
     result (the table's ruling): no error.  ^9 marks a known difference: no error."""
     assert codes(board(D2, "3NT", "S", BASE2, result=9)) == ["RC023"]
-    assert codes(board(D2, "3NT", "S", WEST_REVOKES_3, result=11)) == ["RV001"]
+    assert codes(board(D2, "3NT", "S", WEST_REVOKES_3, result=11)) == ["LW002", "RV001"]
     assert codes(replace(board(D2, "3NT", "S", BASE2, result=9), result_flagged=True)) == []
 
 
 def test_vugraph_rs_result_against_the_play():
     rec = board(D2, "3NT", "S", BASE2, lin=True)
     assert codes(replace(rec, lin_result="3NS+1")) == []
-    a = audit_board(replace(rec, lin_result="4SN-1"))
+    a = audit_board(replace(rec, lin_result="4SN-1"), AT_TABLE)
     assert [f.code for f in a.findings] == ["RC024"]
     assert "contract 4S" in a.findings[0].message and "declarer N" in a.findings[0].message
     assert a.tricks_stated == 9
@@ -177,7 +180,7 @@ def test_several_players_failing_to_follow_one_trick_flags_the_lead():
     (HA) and South (H9) all "fail to follow" spades while holding them: RC015 is the board's
     one finding, it lists the would-be revokes, and none of them is ruled; the Result stands."""
     tricks = ["W:S3 N:H2 E:HA S:H9"]
-    a = audit_board(board(D2, "3NT", "S", tricks, result=10, stopped=True))
+    a = audit_board(board(D2, "3NT", "S", tricks, result=10, stopped=True), AT_TABLE)
     assert [f.code for f in a.findings] == ["RC015"]
     assert a.findings[0].message == (
         "trick 1: North, East and South all fail to follow the S3 lead while holding the suit "
@@ -190,5 +193,5 @@ def test_flagged_result_is_not_taken_as_a_claim():
     """PBN ``[Result "^6"]`` after an unfinished play: the ^ says the number differs from the
     tricks won, so the play is partial, not claimed, and no impossible-claim error follows."""
     rec = replace(board(D2, "3NT", "S", BASE2[:9], result=6, stopped=True), result_flagged=True)
-    a = audit_board(rec)
+    a = audit_board(rec, AT_TABLE)
     assert a.replay.play_status == "partial" and a.findings == []

@@ -15,7 +15,8 @@ LW = ("mixed.pbn:7: board 2: LW001 date 2017-06-12 falls in the adoption window 
 PS = "mixed.pbn:8: board 2: PS103 value of tag Site is not in quotes"
 RV = ("mixed.pbn:28: board 2: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
       "holding H7 H6: one trick transferred to North-South (64A2)")
-DL = "mixed.pbn:7: board 2 (N-S Ed North-Gus South, E-W Flo East-Di West): 3NT+1 430 -> 3NT+2 460"
+DL = ("mixed.pbn:7: board 2 (N-S Ed North-Gus South, E-W Flo East-Di West): 3NT+1 430 -> 3NT+2 460"
+      " (64A: tricks transferred)")
 RC = "mixed.pbn:55: board 3: RC023 Result says 8 tricks for declarer but the play gives 10"
 
 
@@ -23,7 +24,8 @@ RC = "mixed.pbn:55: board 3: RC023 Result says 8 tricks for declarer but the pla
 def cli(monkeypatch):
     monkeypatch.chdir(FIXTURES / "selection")
     runner = CliRunner()
-    return lambda *args: runner.invoke(main, ["audit", "mixed.pbn", "--laws", "auto", *args])
+    return lambda *args: runner.invoke(main, ["audit", "mixed.pbn", "--laws", "auto",
+                                              "--discovered", "table", *args])
 
 
 def summary(clean, irregular, inconsistent, rv, rc, ps, notes=0):
@@ -83,7 +85,8 @@ def test_statistics_count_per_code_instead_of_each_finding(cli):
         "1  RC023  stated Result disagrees with the play (and with the adjusted result)",
         "1  RV001  established revoke: tricks transferred (64A1 / 64A2)",
         summary(0, 1, 1, 1, 1, 1, 1)]
-    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--statistics"])
+    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--statistics",
+                                  "--discovered", "table"])
     assert r.output.splitlines()[:3] == [
         "4  RV001  established revoke: tricks transferred (64A1 / 64A2)",
         "1  DT001  defective trick, card omitted: deemed revoke, one trick (67B1)",
@@ -95,7 +98,7 @@ def test_unknown_prefix_is_a_usage_error(cli):
     assert r.exit_code == 2
     assert r.output.splitlines()[-1] == (
         "Error: Invalid value for '--select': unknown code or prefix 'XY1': no finding code "
-        "starts with it (families: RV, DT, RC, PS, LW, EQ; codes like RV001)")
+        "starts with it (families: RV, DT, RC, PS, LW, EQ, DU; codes like RV001)")
 
 
 def test_selection_rules():
@@ -110,10 +113,11 @@ def test_selection_rules():
 
 def test_library_selection(tmp_path):
     from revoke_audit import audit_paths
-    result = audit_paths([str(FIXTURES / "selection" / "mixed.pbn")], laws="auto", ignore=["PS", "LW"])
+    result = audit_paths([str(FIXTURES / "selection" / "mixed.pbn")], laws="auto", ignore=["PS", "LW"],
+                         discovered="table")
     assert list(result.findings["code"]) == ["RV001", "RC023"]
     assert list(result.boards["parse_problems"]) == [0, 0]
-    result = audit_paths([str(FIXTURES / "selection" / "mixed.pbn")], select=["RC"])
+    result = audit_paths([str(FIXTURES / "selection" / "mixed.pbn")], select=["RC"], discovered="table")
     assert list(result.boards["status"]) == ["clean", "inconsistent"]
     with pytest.raises(ValueError, match="unknown code or prefix 'Q'"):
         audit_paths([str(FIXTURES / "selection" / "mixed.pbn")], select=["Q"])

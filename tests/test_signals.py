@@ -209,8 +209,10 @@ def test_a_full_disk_leaves_both_old_reports_and_no_temp_file(tmp_path, small_di
     (small_disk / "findings.csv").write_text("old findings\n")
     many = tmp_path / "many"
     many.mkdir()
+    session = (FIXTURES / "session" / "thursday-pairs.pbn").read_text()
     for i in range(40):  # about 200 KiB of reports: more than the disk holds
-        shutil.copy(FIXTURES / "session" / "thursday-pairs.pbn", many / f"{i:03d}.pbn")
+        # other players at each table, so that no copy is the same record as another (DU001)
+        (many / f"{i:03d}.pbn").write_text(session.replace("Ed North", f"Ed North {i}"))
     done = subprocess.run(CMD + ["audit", "many", "-q", "-o", str(small_disk / "boards.csv"),
                                  "--findings", str(small_disk / "findings.csv")],
                           cwd=tmp_path, capture_output=True, timeout=300)

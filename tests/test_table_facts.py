@@ -113,12 +113,12 @@ def test_rows_match_boards_on_every_key_given():
 # --- the command on the sample session -------------------------------------------------------
 
 SESSION_FINDINGS = """\
-source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line
-tuesday-pairs.pbn,36,1,1,,RV002,64B3,2,E,defender,H,HK,C6,true,0,,trick 2: East (defender) did not play the major penalty card C6 (Law 50D1; log line 2) but led HK: a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C,Bob East,false,2
-tuesday-pairs.pbn,69,2,2,,RV001,64A1,2,E,defender,H,HK,SQ SJ ST S9,true,2,,trick 2: East (defender) did not lead a spade as required (Law 61A; log line 3) but led HK holding SQ SJ ST S9: East won the revoke trick and his side won a later one: 2 tricks transferred to North-South (64A1),Bob East,false,3
-tuesday-pairs.pbn,103,3,3,,RV001,64A2,3,E,defender,S,SQ,HQ D4 D3 D2 C8 C7 C6,true,1,,"trick 3: East (defender) led SQ when a spade lead was forbidden (Law 61A; log line 4), holding HQ D4 D3 D2 C8 C7 C6: one trick transferred to North-South (64A2)",Bob East,false,4
-tuesday-pairs.pbn,136,4,4,,RV002,64B5,2,W,defender,S,H6,S7 S6,true,0,,trick 2: West (defender) played H6 on a spade lead holding S7 S6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (the table would have moved 1 trick),Di West,false,5
-tuesday-pairs.pbn,205,6,6,,RV002,64B3,5,W,defender,D,D6,D5,true,0,,trick 5: West (defender) played D6 before the minor penalty card D5 (Law 50C; log line 7): a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C,Di West,false,7
+source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line,ruling
+tuesday-pairs.pbn,36,1,1,,RV002,64B3,2,E,defender,H,HK,C6,true,0,,trick 2: East (defender) did not play the major penalty card C6 (Law 50D1; log line 2) but led HK: a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C,Bob East,false,2,"Bob East (East, defender), trick 2: did not play the major penalty card C6 (Law 50D1; log line 2) but led HK; established when he played to trick 3 (63A1); a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C; tricks for declarer: 10 played, 10 adjusted; final result 3NT+1 by South: N-S +430, E-W -430; basis: 64B3."
+tuesday-pairs.pbn,69,2,2,,RV001,64A1,2,E,defender,H,HK,SQ SJ ST S9,true,2,,trick 2: East (defender) did not lead a spade as required (Law 61A; log line 3) but led HK holding SQ SJ ST S9: East won the revoke trick and his side won a later one: 2 tricks transferred to North-South (64A1),Bob East,false,3,"Bob East (East, defender), trick 2: did not lead a spade as required (Law 61A; log line 3) but led HK holding SQ SJ ST S9; established when he played to trick 3 (63A1); East won the revoke trick and his side won a later one: 2 tricks transferred to North-South (64A1); tricks for declarer: 10 played, 12 adjusted; final result 3NT+3 by South: N-S +490, E-W -490; basis: 64A."
+tuesday-pairs.pbn,103,3,3,,RV001,64A2,3,E,defender,S,SQ,HQ D4 D3 D2 C8 C7 C6,true,1,,"trick 3: East (defender) led SQ when a spade lead was forbidden (Law 61A; log line 4), holding HQ D4 D3 D2 C8 C7 C6: one trick transferred to North-South (64A2)",Bob East,false,4,"Bob East (East, defender), trick 3: led SQ when a spade lead was forbidden (Law 61A; log line 4), holding HQ D4 D3 D2 C8 C7 C6; established when he played to trick 4 (63A1); one trick transferred to North-South (64A2); tricks for declarer: 10 played, 11 adjusted; final result 3NT+2 by South: N-S +460, E-W -460; basis: 64A."
+tuesday-pairs.pbn,136,4,4,,RV002,64B5,2,W,defender,S,H6,S7 S6,true,0,12,"trick 2: West (defender) played H6 on a spade lead holding S7 S6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); he held S6, of the same rank: possibly a recording slip, to confirm with the table",Di West,false,5,"Di West (West, defender), trick 2: played H6 on a spade lead holding S7 S6 (Law 61A); established when he played to trick 3 (63A1); found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); tricks for declarer: 12 played, 12 adjusted (13 had the table known in time); final result 4H+2 by South: N-S +480, E-W -480; basis: 64B5."
+tuesday-pairs.pbn,205,6,6,,RV002,64B3,5,W,defender,D,D6,D5,true,0,,trick 5: West (defender) played D6 before the minor penalty card D5 (Law 50C; log line 7): a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C,Di West,false,7,"Di West (West, defender), trick 5: played D6 before the minor penalty card D5 (Law 50C; log line 7); established when his partner played to trick 6 (63A1); a failure to play a penalty card: no automatic transfer (64B3); refer to the Director under 64C; tricks for declarer: 10 played, 10 adjusted; final result 3NT+1 by South: N-S +430, E-W -430; basis: 64B3."
 """
 
 
@@ -126,7 +126,9 @@ tuesday-pairs.pbn,205,6,6,,RV002,64B3,5,W,defender,D,D6,D5,true,0,,trick 5: West
 def cli(monkeypatch):
     monkeypatch.chdir(FIXTURES / "facts")
     runner = CliRunner()
-    return lambda *args, **kw: runner.invoke(main, list(args), **kw)
+    # the log's fixtures are worked out as ruled at the table (their header says so)
+    table = lambda args: [*args, "--discovered", "table"] if args[:1] == ("audit",) else list(args)
+    return lambda *args, **kw: runner.invoke(main, table(args), **kw)
 
 
 def test_the_sample_session_with_its_log(cli, tmp_path):
@@ -179,7 +181,7 @@ def test_a_row_that_matches_no_board(cli, tmp_path):
     assert r.exit_code == 1  # board 1's lead-required revoke
     assert findings.read_text().splitlines()[-1] == (
         f"{log},3,,9,,RC040,,,E,,,D8,,,,,\"director's log {log} line 3: no board in the input "
-        "matches (board 9); the row (trick 3, East: penalty-card D8 major) is ignored\",,,3")
+        "matches (board 9); the row (trick 3, East: penalty-card D8 major) is ignored\",,,3,")
     assert boards.read_text().count("\n") == 2  # the header and board 1 only
     log.write_text(HEADER + ",,9,,3,E,penalty-card,D8 major\n")
     assert cli("audit", clean, "--table-facts", str(log)).exit_code == 0
@@ -254,7 +256,7 @@ def test_library_takes_a_path_or_a_read_log(tmp_path):
     pbn = str(FIXTURES / "facts" / "tuesday-pairs.pbn")
     log = FIXTURES / "facts" / "tuesday-pairs-log.csv"
     for facts in (str(log), read_table_facts(log)):
-        result = audit_paths([pbn], table_facts=facts)
+        result = audit_paths([pbn], table_facts=facts, discovered="table")
         assert len(result.boards) == 6
         assert list(result.findings["log_line"]) == [2, 3, 4, 5, 7]
         assert list(result.boards["tricks_adjusted"]) == [10, 12, 11, 12, 10, 10]
@@ -355,7 +357,7 @@ def test_rc040_in_github_sarif_and_findings_on_stdout(cli, tmp_path):
     r = cli("audit", clean, "--table-facts", str(log), "--findings", "-")
     assert r.stdout.splitlines()[1:] == [
         f"{log},2,,9,,RC040,,,E,,,D8,,,,,\"director's log {log} line 2: no board in the input "
-        "matches (board 9); the row (trick 3, East: penalty-card D8 major) is ignored\",,,2"]
+        "matches (board 9); the row (trick 3, East: penalty-card D8 major) is ignored\",,,2,"]
 
 
 def test_typed_frames_and_parquet_carry_log_line(tmp_path):

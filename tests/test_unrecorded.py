@@ -10,12 +10,15 @@ from deals import BASE2, D1, D2, TWELFTH_REVOKE, WEST_REVOKES_3, WEST_REVOKES_4
 
 from revoke_audit.audit import audit_board
 from revoke_audit.explain import explain_text, find_board
+from revoke_audit.options import AuditOptions
+
+AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def audit(deal, contract, tricks, **kw):
-    a = audit_board(board(deal, contract, "S", tricks, **kw))
+    a = audit_board(board(deal, contract, "S", tricks, **kw), AT_TABLE)
     return a, [(f.code, f.law, f.trick, "NESW"[f.seat] if f.seat is not None else None)
                for f in a.findings]
 
@@ -151,7 +154,7 @@ def test_62d_correction_needs_the_hands_at_trick_12():
 
 def test_explain_shows_the_unrecorded_card():
     tricks = WEST_REVOKES_4[:3] + ["E:SQ S:- W:H7 N:SK", "N:DA E:D2 S:D8 W:D5"]
-    text = explain_text(audit_board(board(D2, "3NT", "S", tricks, result=9, stopped=True)))
+    text = explain_text(audit_board(board(D2, "3NT", "S", tricks, result=9, stopped=True), AT_TABLE))
     assert "      ? a card played that the record does not give\n" in text
     assert " 4  E    SQ   S ?   W H7*  N SK" in text
 
@@ -165,7 +168,7 @@ def test_1997_european_team_championship_board_7_open_room():
     give two had South won it."""
     path = next(CORPUS.rglob("O1o11212.pbn"))
     (rec,) = find_board([path], board=7, room="open")
-    a = audit_board(rec)
+    a = audit_board(rec, AT_TABLE)
     got = [(f.code, f.law, f.trick, f.marked) for f in a.findings]
     assert got == [("RC013", "", 1, None), ("RV001", "64A2", 1, True)]
     assert a.findings[1].message == (

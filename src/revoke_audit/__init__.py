@@ -38,8 +38,8 @@ class AuditResult:
     findings: "object"  # pandas.DataFrame
 
 
-def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discovered: str = "table",
-                equity: bool = False, jobs: int = 1, *, select: Sequence[str] | None = None,
+def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discovered: str = "after-round",
+                equity: bool = True, jobs: int = 1, *, select: Sequence[str] | None = None,
                 ignore: Sequence[str] | None = None, extend_select: Sequence[str] | None = None,
                 baseline: str | os.PathLike | None = None,
                 table_facts: "str | os.PathLike | TableFacts | None" = None,

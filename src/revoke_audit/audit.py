@@ -11,6 +11,7 @@ from typing import Iterable, Iterator
 
 from .checks import mark_answers, stated_result
 from .codes import board_status, level
+from .discovery import decide
 from .duties import apply_table_facts
 from .findings import Finding
 from .laws import Ruling, Scoring, get_edition
@@ -73,7 +74,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     edition = get_edition(laws)
     findings = findings + _apply_log(rp, edition, board_facts)
     discovered = board_facts and board_facts.discovered or options.discovered
-    ruling = edition.rule(rp, discovered)
+    ruling = decide(rp, edition, discovered)
     _mark_log_rows(ruling.findings, board_facts)
     ruled = rp.findings + ruling.findings
     if note and any(level(f.code) == "irregular" for f in ruled):
@@ -81,6 +82,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     stated, disagreements = stated_result(record, rp, ruling.tricks_adjusted)
     if not rp.coherent:  # no ruling on a record error: the result stands as stated
         ruling.tricks_adjusted = stated if stated is not None else rp.tricks_played
+        ruling.tricks_automatic = ruling.tricks_adjusted
     checked = findings + ruled + disagreements + mark_answers(record, rp)
     audit = BoardAudit(record, rp, ruling, checked,
                        tricks_stated=stated, table_facts=board_facts)
@@ -89,7 +91,8 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
 
         duplicate = ruling.scoring == Scoring.DUPLICATE
         try:
-            figures = assess(rp, audit.findings, ruling.tricks_adjusted, duplicate)
+            figures = assess(rp, audit.findings, ruling.tricks_played, ruling.tricks_adjusted,
+                             duplicate)
         except Exception as exc:  # the solver refused: the figures stay empty, nothing else moves
             audit.findings.append(Finding(
                 "EQ002", f"no double-dummy estimate for this board: the solver refused the "

@@ -11,7 +11,7 @@ from .replay import Replay
 from .replay.model import FOLLOW
 
 _RS = re.compile(r"^([1-7])(NT|N|S|H|D|C)([NESW])(X{0,2}|x{0,2})([=+-]\d*|=)?$", re.IGNORECASE)
-_STOPPERS = ("RC001", "RC002", "RC003", "RC010", "RC011", "RC013", "RC014", "RC015", "RC016")
+_STOPPERS = ("RC001", "RC002", "RC003", "RC010", "RC011", "RC013", "RC014", "RC015", "RC016", "RC017")
 
 
 def stated_result(rec: BoardRecord, rp: Replay, adjusted: int | None

@@ -217,12 +217,14 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               default="text", show_default=True, help="what goes to stdout")
 @click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
               show_default=True, help="edition of the Laws to apply; auto: by each board's date")
-@click.option("--discovered", type=click.Choice([TABLE.value, AFTER_ROUND.value]), default=TABLE.value,
-              show_default=True,
-              help="after-round: revokes found now were noticed after the round (64B5): no "
-                   "automatic transfer, 64C review")
-@click.option("--equity", is_flag=True,
-              help="double-dummy estimate for each revoke; flag boards for a 64C review")
+@click.option("--discovered", type=click.Choice([TABLE.value, AFTER_ROUND.value]),
+              default=AFTER_ROUND.value, show_default=True,
+              help="when attention was first drawn to the revokes: after-round (an audit of "
+                   "records: no automatic transfer, 64B5; 64C review) or table (64A applies); "
+                   "a ^R mark or the director's log says table for its board")
+@click.option("--equity/--no-equity", default=True, show_default=True,
+              help="Law 64C figures for boards with an established revoke: the double-dummy par, "
+                   "what the revoke itself cost, and the 64C review flag")
 @click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="audit files in this many processes, 0 for one per core (output order is "
                    "unchanged)")
@@ -515,26 +517,32 @@ class SelectionError(click.ClickException):
 @click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
               help="vugraph room, when the file has both")
 @click.option("--game", type=click.IntRange(min=1), help="1-based index of the board in FILE")
+@click.option("--round", "round_", help="the record's Round tag, when a file holds several rounds")
+@click.option("--table", help="the record's Table tag")
+@click.option("--teams", help="a team in the record's HomeTeam or VisitTeam tag (any case)")
 @click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
               show_default=True, help="edition of the Laws to apply; auto: by the board's date")
-@click.option("--discovered", type=click.Choice([TABLE.value, AFTER_ROUND.value]), default=TABLE.value,
-              show_default=True, help="after-round: the revoke was noticed after the round (64B5)")
+@click.option("--discovered", type=click.Choice([TABLE.value, AFTER_ROUND.value]),
+              default=AFTER_ROUND.value, show_default=True,
+              help="after-round: the revoke was noticed after the round (64B5); table: 64A")
 @click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
               help="a director's log (CSV): what bound each player, trick by trick")
-def explain(file, board, room, game, laws, discovered, table_facts) -> None:
+def explain(file, board, room, game, round_, table, teams, laws, discovered, table_facts) -> None:
     """Explain one board of FILE: the deal, the play trick by trick, the ruling."""
     from .explain import describe, explain_text, find_board
 
     log = _read_log(table_facts)
 
-    matches = find_board([file], board, room, game)
+    matches = find_board([file], board, room, game, round_, table, teams)
     if len(matches) != 1:
-        wanted = ", ".join(f"{k} {v}" for k, v in (("board", board), ("room", room),
-                                                   ("game", game)) if v is not None)
+        wanted = ", ".join(f"{k} {v}" for k, v in (
+            ("board", board), ("room", room), ("game", game), ("round", round_),
+            ("table", table), ("teams", teams)) if v is not None)
         if matches:
             found = f"{len(matches)} boards match {wanted}" if wanted else \
                 f"{file} has {len(matches)} boards"
-            head = f"{found}; choose one with --board, --room or --game:"
+            head = (f"{found}; choose one with --board, --room, --game, --round, --table or "
+                    "--teams:")
         else:
             head = f"no board in {file} matches {wanted}; the file has:"
             matches = find_board([file])

@@ -2,8 +2,8 @@
 
 Codes are stable once released: never renumber, only add.  The README's table of codes is
 checked against this registry by a test.  Families (``FAMILIES``): ``RV`` revokes, ``DT``
-defective tricks (Law 67), ``RC`` record consistency, ``PS`` parse problems (readers), ``LW`` and
-``EQ`` notes.  A family's level says what it does to a board's status and to ``--fail-on``."""
+defective tricks (Law 67), ``RC`` record consistency, ``PS`` parse problems (readers), ``LW``, ``EQ``
+and ``DU`` notes.  A family's level says what it does to a board's status and to ``--fail-on``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -74,6 +74,9 @@ CODES: dict[str, str] = {
     "RC015": "two or more players fail to follow suit on one trick: the lead is probably mis-recorded",
     "RC016": "the record is not the play of its deal: cards credited to players who do not hold "
              "them (counted for the board, with the first and what would repair it)",
+    "RC017": "the record cannot bear a ruling though its cards are where it says: the deal does "
+             "not fit its auction (one rotation explains it), more revokes than a table commits, "
+             "fewer than two tricks recorded, or a later trick in four suits; nothing is ruled",
     "RC020": "stated contract disagrees with the auction",
     "RC021": "stated declarer disagrees with the auction",
     "RC022": "claim (or Result after an unfinished play) outside what is possible",
@@ -91,6 +94,12 @@ CODES: dict[str, str] = {
     "LW001": "--laws auto: on a board with a revoke or defective trick, the edition chosen from "
              "the record's date is uncertain (no date, an adoption window, or a code in force "
              "that is not implemented)",
+    "LW002": "the stated result already holds the table's ruling on a revoke (a result the "
+             "recorded cards cannot give, which the automatic rectification gives): it stands, "
+             "no further trick is transferred",
+    # --- duplicates (DU): notes, never errors ---
+    "DU001": "the same record as one read earlier in the run (another file, or another copy): "
+             "its findings and ruling are reported there, once",
     # --- equity (EQ), with --equity: notes for the Director, never errors ---
     "EQ001": "64C review: had no revoke happened, double-dummy play gives the non-offending "
              "side more than the automatic result (both sides revoked: any difference)",
@@ -133,6 +142,7 @@ FAMILIES: dict[str, Family] = {
     "PS": Family("parse problems", "parse", "warning", "parse_problems"),
     "LW": Family("notes", "note", "note"),
     "EQ": Family("notes", "note", "note"),
+    "DU": Family("notes", "note", "note"),
 }
 
 

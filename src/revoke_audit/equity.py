@@ -13,37 +13,141 @@ first revoke, since double-dummy play never revokes.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 
-from endplay.dds import solve_board
+from endplay.dds import solve_board as _solve_board
 from endplay.types import Card, Deal, Denom, Player
 
-from .cards import card_str, count, deal_str, seat_name
+from .cards import card_str, count, deal_str, parse_card, seat_name, side_name, winning_index
 from .findings import Finding, tricks as trick_count
 from .replay import Replay, RevokeFact
 from .replay.model import FOLLOW
+
+
+#: DDS keeps state between calls: two threads solving at once (a Dask worker runs tasks in
+#: threads) get wrong answers or none, so one call at a time per process.
+_SOLVER = threading.Lock()
+
+
+def solve_board(deal: Deal) -> list:
+    """endplay's ``solve_board`` (each legal card and the tricks it takes for the side on
+    play), one call at a time."""
+    with _SOLVER:
+        return list(_solve_board(deal))
 
 
 def equity_tricks(rp: Replay, fact: RevokeFact) -> int | None:
     """Declarer's double-dummy tricks had the offender followed suit at ``fact.trick``;
     None when the position is not known (a defective trick, a card not recorded, a replay that
     stopped early)."""
+    deal = _deal_before(rp, fact)
+    if deal is None:
+        return None
+    t = fact.trick
+    best = max(tricks for _card, tricks in solve_board(deal))
+    remaining = 13 - (t - 1)
+    declarer_side_later = best if fact.seat % 2 == rp.declarer % 2 else remaining - best
+    return _won_before(rp, t) + declarer_side_later
+
+
+def _won_before(rp: Replay, t: int) -> int:
+    return sum(1 for x in rp.tricks[:t - 1] if x.winner is not None and x.winner % 2 == rp.declarer % 2)
+
+
+def _deal_before(rp: Replay, fact: RevokeFact) -> Deal | None:
+    """The position just before the offender's card, for the solver."""
     before = _cards_before(rp, fact)
     if before is None:
         return None
-    t = fact.trick
-    trick = rp.tricks[t - 1]
-    deal = Deal(deal_str(rp.hands_at[t - 1]))
-    deal.first = Player(trick.leader)
+    deal = Deal(deal_str(rp.hands_at[fact.trick - 1]))
+    deal.first = Player(rp.tricks[fact.trick - 1].leader)
     deal.trump = Denom(rp.strain)
     for card in before:
         deal.play(Card(card_str(card)))
-    best = max(tricks for _card, tricks in solve_board(deal))
-    remaining = 13 - (t - 1)
-    won_before = sum(1 for x in rp.tricks[:t - 1]
-                     if x.winner is not None and x.winner % 2 == rp.declarer % 2)
-    declarer_side_later = best if fact.seat % 2 == rp.declarer % 2 else remaining - best
-    return won_before + declarer_side_later
+    return deal
+
+
+@dataclass(frozen=True)
+class RevokeCost:
+    """What one revoke itself cost the non-offending side (Law 64C), double dummy from the same
+    position: their tricks from the revoke trick on had the offender followed suit (with the
+    card best for his side, ``follow``) less their tricks after the card he played.  Both
+    figures credit both sides with perfect play from that moment, so a misplay of theirs later
+    in the real play - which 64C does not redress - does not count, unlike a par from the
+    revoke point (``equity_tricks``)."""
+
+    tricks: int  # > 0: the revoke cost the non-offending side this many; <= 0: nothing
+    follow: int  # the card he would have followed with
+    winner_then: int | None  # who would have won the revoke trick, the other cards as played
+
+
+def revoke_cost(rp: Replay, fact: RevokeFact) -> RevokeCost | None:
+    """Law 64C's measure of one revoke (``RevokeCost``); None when the position is not known."""
+    deal = _deal_before(rp, fact)
+    if deal is None:
+        return None
+    os_side, left = fact.seat % 2, 14 - fact.trick
+    options = list(solve_board(deal))
+    follow, os_follow = max(options, key=lambda o: o[1])
+    deal.play(Card(card_str(fact.card)))
+    os_revoke = _side_tricks(deal, os_side, left)
+    follow_card = _card_int(follow)
+    return RevokeCost(os_revoke - os_follow, follow_card,
+                      _winner_with(rp, fact, follow_card))
+
+
+def _side_tricks(deal: Deal, side: int, left: int) -> int:
+    """Tricks ``side`` takes, double dummy, of the ``left`` tricks from the current one (the
+    current one already complete when no card of the next has been played)."""
+    if not deal.curtrick:  # the revoke card ended the trick: its winner leads
+        done = 1 if int(deal.first) % 2 == side else 0
+        best = max(t for _c, t in solve_board(deal))
+        mine = best if int(deal.first) % 2 == side else left - 1 - best
+        return done + mine
+    best = max(t for _c, t in solve_board(deal))
+    return best if int(deal.curplayer) % 2 == side else left - best
+
+
+def _card_int(card: Card) -> int:
+    """endplay's card as ours (its suits are ours: 0 spades .. 3 clubs)."""
+    return parse_card("SHDC"[int(card.suit)] + card.rank.abbr)
+
+
+def _winner_with(rp: Replay, fact: RevokeFact, card: int) -> int | None:
+    """Who wins the revoke trick with ``card`` in place of the revoke card, the other cards as
+    recorded; None when a card of it is not recorded."""
+    trick = rp.tricks[fact.trick - 1]
+    order = [(trick.leader + i) % 4 for i in range(4)]
+    cards = [card if s == fact.seat else trick.card_of(s) for s in order]
+    if None in cards:
+        return None
+    return order[winning_index(cards, rp.trump)]
+
+
+def exchanged_cost(rp: Replay, fact: RevokeFact, follow: int) -> int | None:
+    """The other measure tried for Law 64C (not used for ``review_64c``; see the README): the
+    revoke trick decided again with ``follow`` in place of the revoke card, and the trick where
+    the offender played ``follow`` given the revoke card instead, every recorded trick keeping
+    its leader and its other cards; the non-offending side's tricks lost, counted over the
+    recorded tricks.  It keeps the real play, but once a trick's winner changes the recorded
+    leads no longer follow from the play."""
+    if any(t.winner is None or t.unknown or t.omitted for t in rp.tricks[fact.trick - 1:]):
+        return None
+    nos = 1 - fact.seat % 2
+    lost = 0
+    for t in rp.tricks[fact.trick - 1:]:
+        order = [(t.leader + i) % 4 for i in range(4)]
+        cards = [t.card_of(s) for s in order]
+        if None in cards:
+            return None
+        swapped = [follow if (c == fact.card and s == fact.seat) else
+                   fact.card if (c == follow and s == fact.seat) else c
+                   for s, c in zip(order, cards)]
+        now = order[winning_index(swapped, rp.trump)] % 2 == nos
+        was = t.winner % 2 == nos
+        lost += now - was
+    return lost
 
 
 def _cards_before(rp: Replay, fact: RevokeFact) -> list[int] | None:
@@ -64,46 +168,53 @@ def _cards_before(rp: Replay, fact: RevokeFact) -> list[int] | None:
 
 @dataclass(frozen=True)
 class BoardEquity:
-    """The board's 64C figures: declarer's double-dummy tricks had no revoke happened, and
-    whether that gives the non-offending side more than the automatic adjustment (None when
-    the code has no 64C)."""
+    """The board's 64C figures: declarer's double-dummy tricks had no revoke happened (the par,
+    ``tricks_equity``), what the first revoke itself cost the non-offending side (``damage``),
+    and whether that is more than the rectification gives back (None when the code has no 64C
+    or the figures are not known)."""
 
     tricks: int
     review: bool | None
     first: RevokeFact
     both_sides: bool
+    damage: int | None = None
+    cost: RevokeCost | None = None
+    given: int = 0
 
 
-def board_equity(rp: Replay, facts: list[RevokeFact], adjusted: int | None,
-                 has_64c: bool = True) -> BoardEquity | None:
-    """Equity as if none of ``facts`` (the established revokes) had happened: the estimate
-    from the first of them.  None when there is none, or its position is not known."""
+def board_equity(rp: Replay, facts: list[RevokeFact], played: int | None,
+                 adjusted: int | None, given: int = 0, has_64c: bool = True
+                 ) -> BoardEquity | None:
+    """Equity as if none of ``facts`` (the established revokes) had happened - the par from the
+    first of them - and Law 64C's review.  The revoke's own cost to the non-offending side is
+    the smaller of two estimates, so that neither side's later play is credited to it: double
+    dummy from the revoke position, following suit against the card played (``revoke_cost``:
+    no credit for a misplay by either side afterwards), and the par against the tricks the
+    record gives (no credit for a trick the offenders failed to take).  Review when it exceeds
+    ``given``, the tricks the rectification applied gives back (none after the round); with
+    both sides revoked, whenever the par differs from the adjusted result (64C2(b))."""
     if not facts or any(f.kind != FOLLOW for f in facts):
         return None  # a log's duty (61A2, 61A3) has no "card of the suit led" to put back
     first = min(facts, key=lambda f: (f.trick, _position(rp, f)))
     tricks = equity_tricks(rp, first)
     if tricks is None:
         return None
-    sides = {f.seat % 2 for f in facts}
-    both = len(sides) == 2
+    both = len({f.seat % 2 for f in facts}) == 2
+    cost = revoke_cost(rp, first)
+    damage = None
+    if cost is not None and played is not None:
+        nos_declares = first.seat % 2 != rp.declarer % 2
+        by_par = tricks - played if nos_declares else played - tricks
+        damage = max(0, min(cost.tricks, by_par))
     review = None
     if has_64c and adjusted is not None:
-        if both:  # 64C2(b): equity for both sides, whichever way it goes
-            review = tricks != adjusted
-        else:
-            review = nos_better_off(rp, first, tricks, adjusted)
-    return BoardEquity(tricks, review, first, both)
+        review = tricks != adjusted if both else (damage is not None and damage > given)
+    return BoardEquity(tricks, review, first, both, damage, cost, given)
 
 
 def _position(rp: Replay, fact: RevokeFact) -> int:
     """Where in its trick the revoke was played (0 = the lead)."""
     return (fact.seat - rp.tricks[fact.trick - 1].leader) % 4
-
-
-def nos_better_off(rp: Replay, fact: RevokeFact, equity: int, adjusted: int) -> bool:
-    """Would the non-offending side do better with the equity result than the adjusted one?"""
-    offender_is_declarer_side = fact.seat % 2 == rp.declarer % 2
-    return equity < adjusted if offender_is_declarer_side else equity > adjusted
 
 
 # --- a board's findings with their figures ---------------------------------------------------
@@ -118,12 +229,13 @@ class Assessment:
     review: bool | None = None
 
 
-def assess(rp: Replay, findings: list[Finding], adjusted: int | None,
+def assess(rp: Replay, findings: list[Finding], played: int | None, adjusted: int | None,
            has_64c: bool) -> Assessment:
     """Each revoke finding gets its own estimate (double dummy had that offender followed
-    suit); the board gets one as if no revoke had happened, and EQ001 when that gives the
-    non-offending side more than the automatic result (Law 64C; with both sides revoked, any
-    difference: 64C2(b))."""
+    suit); the board gets one as if no revoke had happened, and EQ001 when the revoke cost the
+    non-offending side more than the rectification applied gives back (Law 64C; with both
+    sides revoked, any difference: 64C2(b)).  ``played``: declarer's tricks the ruling starts
+    from; ``adjusted``: after it."""
     facts = {(f.trick, f.seat, f.card): f for f in rp.revokes}
     established, out = [], []
     for finding in findings:
@@ -136,7 +248,8 @@ def assess(rp: Replay, findings: list[Finding], adjusted: int | None,
                 if eq is not None:
                     finding = replace(finding, equity_tricks=eq)
         out.append(finding)
-    board = board_equity(rp, established, adjusted, has_64c)
+    given = _given_back(rp, established, played, adjusted)
+    board = board_equity(rp, established, played, adjusted, given, has_64c)
     if board is None:
         return Assessment(out)
     if board.review:
@@ -144,19 +257,51 @@ def assess(rp: Replay, findings: list[Finding], adjusted: int | None,
     return Assessment(out, board.tricks, board.review)
 
 
+def _given_back(rp: Replay, facts: list[RevokeFact], played: int | None,
+                adjusted: int | None) -> int:
+    """Tricks the ruling applied moves to the side the first revoke wronged (transfers and a
+    62D correction alike)."""
+    if not facts or played is None or adjusted is None:
+        return 0
+    first = min(facts, key=lambda f: (f.trick, _position(rp, f)))
+    gain = adjusted - played if first.seat % 2 != rp.declarer % 2 else played - adjusted
+    return max(0, gain)
+
+
 def _review_finding(rp: Replay, board: BoardEquity, adjusted: int | None) -> Finding:
-    """EQ001: the figures a Director needs for Law 64C, in one sentence."""
+    """EQ001: the figures a Director needs for Law 64C, in words."""
     first = board.first
-    revokes = [f for f in rp.revokes if f.trick >= first.trick]
-    if len(revokes) == 1:
-        had = f"had {seat_name(first.seat)} followed suit on trick {first.trick}"
-    else:
-        who = ", ".join(f"{seat_name(f.seat)} on trick {f.trick}" for f in revokes)
-        had = f"had none of the revokes happened ({who})"
     if board.both_sides:
-        due = "both sides revoked, so the Director assigns an adjusted score (64C2(b))"
+        revokes = [f for f in rp.revokes if f.trick >= first.trick]
+        who = ", ".join(f"{seat_name(f.seat)} on trick {f.trick}" for f in revokes)
+        text = (f"had none of the revokes happened ({who}), double-dummy play gives declarer "
+                f"{trick_count(board.tricks)} against {adjusted} after the adjustment: both "
+                "sides revoked, so the Director assigns an adjusted score (64C2(b))")
     else:
-        due = "the non-offending side may be due more (Law 64C)"
-    return Finding("EQ001", f"{had}, double-dummy play gives declarer {trick_count(board.tricks)} "
-                   f"against {adjusted} after the automatic adjustment: {due}", first.line,
-                   law="64C", trick=first.trick, seat=first.seat, equity_tricks=board.tricks)
+        back = (f"the rectification gives back {trick_count(board.given)}" if board.given
+                else "no automatic transfer gives it back")
+        text = (f"{_cost_words(rp, board)}; {back}: the non-offending side may be due more "
+                "(Law 64C)")
+    return Finding("EQ001", text, first.line, law="64C", trick=first.trick, seat=first.seat,
+                   equity_tricks=board.tricks)
+
+
+def _cost_words(rp: Replay, board: BoardEquity) -> str:
+    """"following suit with H2, trick 10 would still have been South's; the revoke cost
+    North-South 3 tricks (...)"."""
+    first, cost = board.first, board.cost
+    nos = side_name(first.seat + 1)
+    actual = rp.tricks[first.trick - 1].winner
+    then = cost.winner_then if cost is not None else None
+    if then is None:
+        trick = ""
+    elif actual is not None and then % 2 != actual % 2:
+        trick = (f"following suit with {card_str(cost.follow)}, {seat_name(first.seat)} would "
+                 f"have let trick {first.trick} go to {seat_name(then)}: it would have been "
+                 f"{nos}'s; ")
+    else:
+        trick = (f"following suit with {card_str(cost.follow)}, trick {first.trick} would still "
+                 f"have been {seat_name(then)}'s; ")
+    return (f"{trick}the revoke cost {nos} {trick_count(board.damage or 0)} (double dummy from "
+            f"trick {first.trick}, following suit against the card played, and no more than the "
+            f"record shows lost: {trick_count(board.tricks)} for declarer had he followed)")

@@ -10,7 +10,9 @@ import textwrap
 from typing import Iterable
 
 from .audit import BoardAudit
+from .director import ruling_text
 from .laws import Scoring
+from .laws.common import TABLE_RULING
 from .rows import board_row
 from .cards import SEATS, SUITS, card_str, hand_str, seat_name
 from .findings import tricks
@@ -26,10 +28,13 @@ UNKNOWN_LEGEND = "? a card played that the record does not give"
 
 
 def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = None,
-               room: str | None = None, game: int | None = None) -> list[BoardRecord]:
+               room: str | None = None, game: int | None = None, round_: str | None = None,
+               table: str | None = None, teams: str | None = None) -> list[BoardRecord]:
     """The records in ``paths`` matching every criterion given: ``board`` against
     ``record.board`` (as a string), ``room`` against ``record.room`` (case-insensitive),
-    ``game`` against the 1-based index within the file."""
+    ``game`` against the 1-based index within the file, ``round_`` and ``table`` against the
+    Round and Table tags, ``teams`` against either of HomeTeam and VisitTeam (case-insensitive)
+    - for a file that holds the same board and room more than once (several rounds)."""
     found = []
     for rec in read_boards(paths):
         if board is not None and rec.board != str(board).strip():
@@ -38,14 +43,36 @@ def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = Non
             continue
         if game is not None and rec.game != game:
             continue
+        if not _tags_match(rec, round_, table, teams):
+            continue
         found.append(rec)
     return found
 
 
+def _tags_match(rec: BoardRecord, round_: str | None, table: str | None,
+                teams: str | None) -> bool:
+    tags = rec.tags
+    if round_ is not None and tags.get("Round", "").strip() != round_.strip():
+        return False
+    if table is not None and tags.get("Table", "").strip() != table.strip():
+        return False
+    if teams is not None:
+        names = {tags.get("HomeTeam", "").strip().lower(), tags.get("VisitTeam", "").strip().lower()}
+        if teams.strip().lower() not in names:
+            return False
+    return True
+
+
 def describe(rec: BoardRecord) -> str:
-    """One line naming a record for a choice: ``game 2: board 7 closed (line 8)``."""
+    """One line naming a record for a choice: ``game 2: board 7 closed, round 3 (line 8)``."""
     what = f"board {rec.board}" if rec.board else "no board number"
     room = f" {rec.room}" if rec.room else ""
+    extra = [f"{tag.lower()} {rec.tags[tag]}" for tag in ("Round", "Table")
+             if rec.tags.get(tag, "").strip() not in ("", "#")]
+    teams = [rec.tags.get(t, "").strip() for t in ("HomeTeam", "VisitTeam")]
+    if any(t and t != "#" for t in teams):
+        extra.append(" v ".join(t for t in teams if t))
+    room += "".join(f", {e}" for e in extra)
     why = f": {rec.diagnostics[0].code} {rec.diagnostics[0].message}" if rec.unreadable and \
         rec.diagnostics else ""
     return f"game {rec.game}: {what}{room} (line {rec.line}){why}"
@@ -54,7 +81,7 @@ def describe(rec: BoardRecord) -> str:
 def explain_text(audit: BoardAudit) -> str:
     """The whole explanation of one audited board, as text ending in a newline."""
     sections = [_header(audit), _diagram(audit.record), _log(audit), _play(audit),
-                _findings(audit), _ruling(audit)]
+                _findings(audit), _ruling(audit), _director(audit)]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
 
 
@@ -192,8 +219,10 @@ def _findings(a: BoardAudit) -> list[str]:
 def _ruling(a: BoardAudit) -> list[str]:
     """The arithmetic: tricks played, each transfer, the adjusted tricks, result and score."""
     rp, ruling, row = a.replay, a.ruling, board_row(a)
-    played, adjusted = rp.tricks_played, ruling.tricks_adjusted
+    played, adjusted = ruling.tricks_played, ruling.tricks_adjusted
     how = "played and claimed" if rp.play_status == CLAIMED else "played"
+    if ruling.basis == TABLE_RULING:
+        how = "by the cards"
     lines = [f"Ruling (Laws {ruling.edition}):",
              f"  tricks for declarer, {how}: {_num(played)}"]
     moved = 0
@@ -206,10 +235,28 @@ def _ruling(a: BoardAudit) -> list[str]:
                          f"{f.trick} ({seat_name(f.seat)}, {f.role})")
     if played is not None and adjusted is not None and played + moved != adjusted:
         lines.append(_correction(adjusted - played - moved, rp.declarer))
-    lines.append(f"  tricks for declarer, adjusted: {_num(adjusted)}")
+    lines.append(f"  tricks for declarer, adjusted: {_num(adjusted)} (basis: {ruling.basis})")
+    if ruling.tricks_automatic != adjusted:
+        lines.append(f"  had attention been drawn in time: {_num(ruling.tricks_automatic)}")
+    if a.tricks_equity is not None:
+        review = {True: "yes", False: "no", None: "not under this code"}[a.review_64c]
+        lines.append(f"  Law 64C: double dummy had no revoke happened {a.tricks_equity}; "
+                     f"review: {review}")
     played_res = result_string(a.record.contract, played)
     lines.append(f"  result: {played_res or '?'} -> {row['result_adjusted'] or '?'}")
     return lines + _score_lines(a, row)
+
+
+def _director(a: BoardAudit) -> list[str]:
+    """Each ruling as the Director reads it out (``director.ruling_text``); nothing when the
+    board has no revoke or defective trick."""
+    texts = [t for t in (ruling_text(a, f) for f in a.findings) if t]
+    if not texts:
+        return []
+    lines = ["Director's ruling:"]
+    for text in texts:
+        lines += _wrap(text)
+    return lines
 
 
 def _correction(change: int, declarer: int) -> str:

@@ -26,6 +26,8 @@ class Finding:
     equity_tricks: int | None = None
     log_line: int | None = None  # the director's log row it came from (``--table-facts``)
     marked: bool | None = None  # revokes: the record marks the card ^R (the table knew)
+    what: str = ""  # revokes and defective tricks: what the player did, as the message says
+    why: str = ""  # ... and what the Law gives, as the message ends
 
 
 

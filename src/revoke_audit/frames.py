@@ -33,7 +33,7 @@ INTEGERS = frozenset((
     "line", "game", "tricks_stated", "tricks_played", "tricks_adjusted", "score_ns",
     "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "parse_problems",
     "below_ns", "above_ns", "below_ew", "above_ew", "trick", "transferred", "equity_tricks",
-    "log_line", "tricks_equity"))
+    "log_line", "tricks_equity", "tricks_by_cards", "tricks_automatic"))
 BOOLEANS = frozenset(("established", "marked", "review_64c"))
 # every other column (source, event, date, board, room, contract, law, card, message, ...) is
 # ``string``

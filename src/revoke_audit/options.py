@@ -16,15 +16,17 @@ class AuditOptions:
     """The same for every board of a run.
 
     ``laws``: an edition (``"2017"``, ``"1997"``, ... see ``laws.EDITIONS``) or ``"auto"`` (by
-    each board's date).  ``discovered``: ``"table"`` (revokes established at the table, the
-    automatic transfers of Law 64A) or ``"after-round"`` (Law 64B5: no automatic transfer).
-    ``equity``: a double-dummy estimate for each revoke (Law 64C).  ``table_facts``: a
+    each board's date).  ``discovered``: ``"after-round"`` (the default: an audit of records finds
+    what nobody noticed at the table, so Law 64B5 leaves no automatic transfer; 64C may apply)
+    or ``"table"`` (attention drawn in time: the automatic transfers of Law 64A).
+    ``equity``: the Law 64C figures for boards with an established revoke (on by
+    default; the solver runs for those boards only).  ``table_facts``: a
     director's log (``table_facts.read_table_facts``).  ValueError for an unknown ``laws`` or
     ``discovered``, naming the allowed values."""
 
     laws: str = "2017"
-    discovered: str = TABLE
-    equity: bool = False
+    discovered: str = AFTER_ROUND
+    equity: bool = True
     table_facts: TableFacts | None = None
 
     def __post_init__(self) -> None:

@@ -407,10 +407,11 @@ def text_line(f: dict[str, object]) -> str:
 def director_line(row: dict[str, object]) -> str:
     """What a Director needs to correct the score of an irregular board, on one line::
 
-        path:line: board 3 (table 2, N-S Smith-Jones, E-W Ross-Hall): 4H+3 510 -> 4H+1 450
+        path:line: board 3 (table 2, N-S Smith-Jones, E-W Ross-Hall): 4H+3 510 -> 4H+1 450 (64A...)
 
     (the room or table, the pairs when the record names them, then the result and N-S score as
-    played and after adjustment; rubber boards have no duplicate score)."""
+    played and after adjustment, and the basis of the ruling; rubber boards have no duplicate
+    score)."""
     where = f"board {row['board']}" if row["board"] else f"game {row['game']}"
     details = [d for d in (_room_words(str(row["room"] or "")),
                            _pair("N-S", row["north"], row["south"]),
@@ -421,7 +422,20 @@ def director_line(row: dict[str, object]) -> str:
     adjusted = str(row["result_adjusted"] or "?")
     before = _with_score(played, row["score_ns"])
     after = _with_score(adjusted, row["score_ns_adjusted"])
-    return clean_text(f"{row['source']}:{row['line']}: {where}: {before} -> {after}")
+    basis = _str(row.get("ruling_basis"))
+    why = _BASIS_WORDS.get(basis, basis) if basis and basis != "none" else ""
+    if row.get("review_64c") is True:
+        why += "; 64C review" if why else "64C review"
+    why = f" ({why})" if why else ""
+    return clean_text(f"{row['source']}:{row['line']}: {where}: {before} -> {after}{why}")
+
+
+#: How the text output says a board's ``ruling_basis`` (any other basis is said as it is).
+_BASIS_WORDS = {
+    "64A": "64A: tricks transferred",
+    "64B5": "64B5: found after the round, no automatic transfer",
+    "table ruling in record": "the table's ruling, already in the stated result",
+}
 
 
 def _room_words(room: str) -> str:

@@ -2,12 +2,14 @@
 rows themselves, plain values every writer (CSV, JSON, SARIF, DataFrames) takes as they are."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Iterable
 
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
 from .codes import board_status
+from .director import ruling_text
 from .findings import Finding
 from .laws import Scoring
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
@@ -18,12 +20,13 @@ BOARD_COLUMNS = (
     "contract", "play", "tricks_stated", "tricks_played", "tricks_adjusted", "result_adjusted",
     "score_ns", "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "laws",
     "status", "scoring", "parse_problems", "below_ns", "above_ns", "below_ew", "above_ew",
-    "scoring_notes", "north", "east", "south", "west", "tricks_equity", "review_64c",
+    "scoring_notes", "north", "east", "south", "west", "tricks_equity", "review_64c", "tricks_by_cards",
+    "tricks_automatic", "ruling_basis",
 )
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
     "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
-    "player", "marked", "log_line",
+    "player", "marked", "log_line", "ruling",
 )
 _CLEAN = board_status(())
 
@@ -40,6 +43,7 @@ class Rendered:
     # made by a worker process so that the parent only copies them; None when not made, and
     # dropped when the findings change (``restated``)
     csv: tuple[str, str] | None = None
+    key: str | None = None  # the record's identity, for a board with findings (``record_key``)
     boards = 1  # the boards this item stands for (``CleanRun``: many)
 
     @property
@@ -50,7 +54,7 @@ class Rendered:
                  row: dict[str, object] | None = None) -> Rendered:
         """This board with other findings (and, given, its row restated to them); its CSV
         lines no longer say the same, so they are dropped."""
-        return Rendered(self.row if row is None else row, findings, self.log_lines)
+        return Rendered(self.row if row is None else row, findings, self.log_lines, key=self.key)
 
     def lean(self) -> Rendered:
         """This board for a reader that takes its CSV lines (``csv``) and needs no more of its
@@ -67,7 +71,7 @@ class Rendered:
         (half the work of pickling the dicts), and a ``LeanRow`` as its status."""
         return _unpickle, (_values(self.row, BOARD_COLUMNS),
                            [_values(f, FINDING_COLUMNS) for f in self.findings],
-                           self.log_lines, self.csv)
+                           self.log_lines, self.csv, self.key)
 
 
 class CleanRun(Rendered):
@@ -137,15 +141,44 @@ def _row(values: object, columns: tuple[str, ...]) -> dict[str, object] | None:
 
 
 def _unpickle(row: object, findings: list, log_lines: frozenset[int],
-              csv: tuple[str, str] | None) -> Rendered:
+              csv: tuple[str, str] | None, key: str | None = None) -> Rendered:
     return Rendered(_row(row, BOARD_COLUMNS), [_row(f, FINDING_COLUMNS) for f in findings],
-                    log_lines, csv)
+                    log_lines, csv, key)
 
 
 def render(a: BoardAudit) -> Rendered:
     """The report rows of one audited board."""
     lines = frozenset(a.table_facts.lines) if a.table_facts is not None else frozenset()
-    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines)
+    key = record_key(a.record) if a.findings else None
+    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines, key=key)
+
+
+def record_key(rec) -> str | None:
+    """What makes two records the same board played at the same table - whatever file or
+    spelling they come in (the corpus has one championship's files twice, as ``Swogro20.pbn``
+    and ``SWOGRO20.PBN``): board, room, the players' names, the deal, contract, declarer, the
+    cards in the order played and the stated result.  None for a record without a deal."""
+    if rec.hands is None:
+        return None
+    names = tuple("".join(ch for ch in n.lower() if ch.isalnum()) for n in rec.names)
+    text = repr((rec.board.strip().lower(), rec.room.strip().lower(), names, rec.hands,
+                 rec.contract, rec.declarer, tuple(p.card for p in rec.play),
+                 rec.result_stated, rec.claim))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def duplicate_finding(row: dict[str, object], first: tuple[object, object]
+                      ) -> dict[str, object]:
+    """findings.csv row of DU001: this board is a record read before (``first``: its source
+    and line), whose findings are reported there."""
+    out: dict[str, object] = dict.fromkeys(FINDING_COLUMNS)
+    where = f"{first[0]}:{first[1]}"
+    out.update(source=row["source"], line=row["line"], game=row["game"], board=row["board"],
+               room=row["room"], code="DU001", law="", seat="", role="", suit_led="", card="",
+               held="", message=f"the same record as {where} (board {row['board']}"
+               + (f" {row['room']}" if row["room"] else "") + "): its findings and ruling are "
+               "reported there, once")
+    return out
 
 
 def board_row(a: BoardAudit) -> dict[str, object]:
@@ -153,7 +186,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
     becomes its ``str``), which the CSV writer takes on its fast path."""
     rec, rp, ruling = a.record, a.replay, a.ruling
     contract, declarer = rec.contract, rec.declarer
-    played, adjusted = rp.tricks_played, ruling.tricks_adjusted
+    played, adjusted = ruling.tricks_played, ruling.tricks_adjusted
     duplicate = ruling.scoring == Scoring.DUPLICATE
     return {
         "source": rec.source, "line": rec.line, "game": rec.game, "event": rec.event,
@@ -171,6 +204,8 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         **_rubber(a, contract, declarer, played, adjusted),
         **dict(zip(("north", "east", "south", "west"), rec.names)),
         "tricks_equity": a.tricks_equity, "review_64c": a.review_64c,
+        "tricks_by_cards": ruling.tricks_by_cards, "tricks_automatic": ruling.tricks_automatic,
+        "ruling_basis": ruling.basis,
     }
 
 
@@ -201,6 +236,7 @@ def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
         "player": rec.names[f.seat] if f.seat is not None else "",
         "marked": f.marked,
         "log_line": f.log_line,
+        "ruling": ruling_text(a, f) or None,
     }
 
 
@@ -215,5 +251,5 @@ def _log_row(path: str, row: FactRow, f: Finding) -> dict[str, object]:
     out.update(source=path, line=f.line, board=row.board, room=row.room, code=f.code,
                law="", seat=SEATS[row.seat] if row.seat is not None else "", role="",
                suit_led="", card=card_str(row.card) if row.card is not None else "", held="",
-               message=f.message, log_line=f.log_line)
+               message=f.message, log_line=f.log_line, ruling=None)
     return out

@@ -17,7 +17,8 @@ from .formats import Limits, RunBudget, iter_sources, read_file
 from .formats.parts import splittable
 from .options import AuditOptions
 from .report import CsvText, deferred_signals
-from .rows import CleanRun, Rendered, clean_runs, log_findings
+from .rows import CleanRun, Rendered, clean_runs, duplicate_finding, log_findings
+from .selection import restate
 from .units import STDIN, processes_wanted, render_unit, split_files, work_units
 from .workers import (InOrder, map_in_order, resolve_jobs, start_workers, worker_context,
                       worker_pool)
@@ -49,13 +50,30 @@ def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(),
         boards = _render_boards(paths, options, jobs, on_file, limits or Limits(), rows)
     else:
         raise ValueError(f"unknown engine={engine!r}; choose one of 'local', 'dask'")
-    for r in boards:
+    for r in reported_once(boards):
         matched |= r.log_lines
         yield r
     if options.table_facts is not None:
         rows = log_findings(options.table_facts, matched)
         if rows:
             yield Rendered(None, rows)
+
+
+def reported_once(rendered: Iterable[Rendered]) -> Iterator[Rendered]:
+    """One board, one report: a board with findings whose record was read before in the run
+    (``rows.record_key``) keeps its row, but its findings become one DU001 note naming the
+    first, so nothing is counted or ruled twice.  Memory: one key per board with findings."""
+    first: dict[str, tuple[object, object]] = {}
+    for r in rendered:
+        if r.key is None or r.row is None:
+            yield r
+            continue
+        seen = first.setdefault(r.key, (r.row["source"], r.row["line"]))
+        if seen == (r.row["source"], r.row["line"]):
+            yield r
+            continue
+        note = [duplicate_finding(r.row, seen)]
+        yield r.restated(note, restate(r.row, note))
 
 
 def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,

@@ -8,6 +8,7 @@ from ..cards import SEATS, SUIT_MASKS
 from ..codes import board_status
 from ..laws import Scoring, get_edition
 from ..laws.dates import edition_for
+from ..replay.by_cards import EXACT_TRICKS
 from ..replay.model import CLAIMED, COMPLETE
 from ..scoring import RUBBER_COLUMNS, result_string, score_ns
 
@@ -95,8 +96,8 @@ def outcome(won: int, done: int, claim: int | None, stated: int | None
         if (stated is not None and stated != won) or (claim is not None and claim != won):
             return None
         return won, _PLAYED
-    if claim is None or not won <= claim <= won + 13 - done:
-        return None
+    if claim is None or not won <= claim <= won + 13 - done or 13 - done <= EXACT_TRICKS:
+        return None  # RC022; or few tricks left: the full audit works out what the cards give
     return claim, _CLAIMED
 
 
@@ -118,4 +119,6 @@ def board_row(source: str, line: int, game: int, event: str, date: str, board: s
         **_NO_RUBBER,
         "north": names[0], "east": names[1], "south": names[2], "west": names[3],
         "tricks_equity": None, "review_64c": None,
+        "tricks_by_cards": played if status == _PLAYED else None, "tricks_automatic": played,
+        "ruling_basis": "none",
     }

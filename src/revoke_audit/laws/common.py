@@ -46,6 +46,12 @@ class Ruling:
     penalty_to_defenders: int = 0
     declarer_side_revoked: bool = False  # an established revoke (or deemed one) by that side
     defenders_revoked: bool = False
+    # set by ``discovery.decide`` (the time of discovery, the table's ruling in the record):
+    tricks_played: int | None = None  # the tricks the ruling starts from (the play's, or the
+    # cards' when the stated result already holds the table's ruling)
+    tricks_by_cards: int | None = None  # what the recorded cards give (``replay.by_cards``)
+    tricks_automatic: int | None = None  # the automatic rectification had the table known
+    basis: str = "none"  # boards.csv ruling_basis: which rule gave tricks_adjusted
 
     def revoked(self, rp: Replay, seat: int) -> None:
         """Note that ``seat``'s side has an established (or deemed) revoke."""
@@ -60,6 +66,41 @@ class Ruling:
             self.penalty_to_defenders += n
         else:
             self.penalty_to_declarer_side += n
+
+
+#: ``ruling_basis`` when the stated result already holds the table's own ruling.
+TABLE_RULING = "table ruling in record"
+
+
+def ruling_basis(at_table: list[Finding], ruled: list[Finding]) -> str:
+    """The rules that gave a board's adjusted tricks, in trick order, joined by ``+``: ``64A``
+    (a transfer, 64A1/64A2, or 67B1's deemed revoke), the 64B clause that left a revoke without
+    one (``64B1`` ... ``64B7``; a corrected trick-12 revoke is ``64B6``), ``64B5`` where the
+    table would have transferred but attention was first drawn after the round; ``none`` when
+    nothing was ruled.  ``at_table``: the findings of the ruling as at the table; ``ruled``:
+    those of the ruling applied (the same facts, in the same order).  The rubber codes name
+    their own rule (``1932 penalty``, ``1932 too late``)."""
+    out: list[str] = []
+    for table, applied in zip(_ruled(at_table), _ruled(ruled)):
+        basis = _basis_of(table)
+        if applied.law != table.law and applied.transferred == 0 and table.code in ("RV001", "RV003"):
+            basis = applied.law  # 64B5 (or its older code's words): found too late
+        if basis and basis not in out:
+            out.append(basis)
+    return "+".join(out) or "none"
+
+
+def _ruled(findings: list[Finding]) -> list[Finding]:
+    """The findings that carry a ruling (an established revoke, a defective trick's 67B1)."""
+    return [f for f in findings if f.code in ("RV001", "RV002", "RV003", "DT001")]
+
+
+def _basis_of(f: Finding) -> str:
+    if f.law == "62D":
+        return "64B6"
+    if f.transferred and (f.law.startswith("64A") or f.law.startswith("67B")):
+        return "64A"
+    return f.law
 
 
 def is_established(rp: Replay, trick_no: int, seat: int) -> bool:
@@ -120,11 +161,23 @@ def revoke_finding(rp: Replay, fact: RevokeFact, code: str, law: str, establishe
     what = (fact.duty if fact.duty else  # a duty from a director's log (61A2, 61A3)
             f"played {card_str(fact.card)} on a {_suit_word(fact.suit_led)} lead holding "
             f"{holding_str(fact.held)}")
-    msg = f"trick {fact.trick}: {seat_name(fact.seat)} ({role}) {what}: {why}"
+    msg = f"trick {fact.trick}: {seat_name(fact.seat)} ({role}) {what}: {why}{_slip(fact)}"
     return Finding(code, msg, fact.line, law=law, trick=fact.trick, seat=fact.seat, role=role,
                    suit_led=fact.suit_led, card=fact.card, held=fact.held,
                    established=established, transferred=transferred, marked=fact.marked,
-                   log_line=fact.log_line)
+                   log_line=fact.log_line, what=what, why=why)
+
+
+def _slip(fact: RevokeFact) -> str:
+    """A card of the rank he held in the suit led (CQ played, SQ held) may be a slip of the
+    recorder's pen rather than of the player's hand: the Director confirms with the table."""
+    if fact.duty or not fact.held:
+        return ""
+    twin = fact.suit_led * 13 + fact.card % 13
+    if not fact.held >> twin & 1:
+        return ""
+    return (f"; he held {card_str(twin)}, of the same rank: possibly a recording slip, to confirm "
+            "with the table")
 
 
 def defect_finding(rp: Replay, fact: DefectFact, code: str, law: str, transferred: int,
@@ -134,7 +187,8 @@ def defect_finding(rp: Replay, fact: DefectFact, code: str, law: str, transferre
             else f"played a second card, {card_str(fact.card)}")
     msg = f"trick {fact.trick}: {seat_name(fact.seat)} ({role}) {what} (defective trick): {why}"
     return Finding(code, msg, fact.line, law=law, trick=fact.trick, seat=fact.seat, role=role,
-                   suit_led=fact.suit_led, card=fact.card, transferred=transferred)
+                   suit_led=fact.suit_led, card=fact.card, transferred=transferred, what=what,
+                   why=why)
 
 
 def _suit_word(suit: int) -> str:
@@ -278,4 +332,4 @@ def _play_out(combo: tuple[int, ...], order: list[int], hands: tuple[int, ...],
 
 
 __all__ = ["Ruling", "TrickPool", "is_established", "winners", "revoke_finding", "defect_finding",
-           "corrected_last_two", "uncorrectable", "Corrected", "tricks_for_declarer", "TABLE", "AFTER_ROUND", "SUITS", "Trick"]
+           "corrected_last_two", "uncorrectable", "Corrected", "tricks_for_declarer", "TABLE", "AFTER_ROUND", "TABLE_RULING", "ruling_basis", "SUITS", "Trick"]

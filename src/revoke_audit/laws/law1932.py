@@ -43,7 +43,7 @@ from ..replay.model import FOLLOW
 from ..cards import SUIT_MASKS, seat_name
 from ..findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
-from .common import (AFTER_ROUND, TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
+from .common import (TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
                      defect_finding, revoke_finding, uncorrectable)
 from .law2017 import Laws2017
 
@@ -77,7 +77,7 @@ class Laws1932(Laws2017):
         """The 12th trick (never established), dummy (no revoke at all), establishment (the
         1932 Code: the offender or his partner plays to the next trick; a claim ends the play),
         claims made too late; then the penalty as in the base engine."""
-        if self.corrects_twelfth(rp, fact):
+        if self.corrects_twelfth(rp, fact) and not self.too_late(fact, discovered):
             return  # ruled by twelfth_trick
         if role_of(fact.seat, rp.declarer) == "dummy" and fact.kind in self.dummy_exempt:
             ruling.findings.append(revoke_finding(
@@ -96,7 +96,7 @@ class Laws1932(Laws2017):
                 f"not established: the record stops before it was ({self.establish_rule}); "
                 "it would have been corrected"))
             return
-        if discovered == AFTER_ROUND:
+        if self.too_late(fact, discovered):
             ruling.findings.append(revoke_finding(
                 rp, fact, "RV002", f"{self.label} too late", True, 0,
                 "found after the round: a revoke must be claimed before the cut for the next deal, "

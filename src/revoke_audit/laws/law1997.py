@@ -49,7 +49,7 @@ class Laws1997(Laws2017):
                  and is_established(rp, f.trick, f.seat)]
         if other and len(ruling.findings) > before and ruling.findings[-1].established:
             last = ruling.findings[-1]
-            ruling.findings[-1] = replace(last, message=last.message + _BOTH)
+            ruling.findings[-1] = replace(last, message=last.message + _BOTH, why=last.why + _BOTH)
 
     def transfer(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> tuple[int, str, str]:
         """64A2 (1997): one trick, plus one such trick if the offender later won a trick with a

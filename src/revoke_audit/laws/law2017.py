@@ -6,14 +6,23 @@ transfer; Law 64C (redress of damage) may still apply and is flagged for review.
 """
 from __future__ import annotations
 
+from copy import copy
+
 from ..duties import LAW50, Style
-from ..replay.model import FOLLOW, PENALTY_CARD
+from ..replay.model import FOLLOW, PARTIAL, PENALTY_CARD
 from ..findings import tricks
 from ..cards import SUITS, seat_name, side_name
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
                      defect_finding, is_established, revoke_finding, tricks_for_declarer,
                      uncorrectable, winners)
+
+
+def _copy_pool(pool: TrickPool) -> TrickPool:
+    twin = copy(pool)
+    twin.owner, twin.taken = dict(pool.owner), set(pool.taken)
+    twin.first_penalised = dict(pool.first_penalised)
+    return twin
 
 
 class Laws2017:
@@ -29,8 +38,8 @@ class Laws2017:
     name = "2017"
     title = "the 2017 Laws"
     #: The 64B clauses a record can show, as method names, in the order they are checked.
-    EXEMPTIONS: tuple[str, ...] = ("b3_penalty_card", "b5_after_round", "b3_dummy", "b6_duty",
-                                   "b7_both_sides", "b2_repeated")
+    EXEMPTIONS: tuple[str, ...] = ("b3_penalty_card", "b3_dummy", "b6_duty", "b7_both_sides",
+                                   "b2_repeated", "b5_after_round")
     scoring = Scoring.DUPLICATE
     both_sides_needs_established = True  # 64B7 (2017): both revokes established
     table_style = Style(LAW50, "Law 61A")  # how a director's log binds players (``duties``)
@@ -44,7 +53,7 @@ class Laws2017:
             return ruling
         owners = winners(rp)
         for fact in rp.revokes:
-            if self.corrects_twelfth(rp, fact):
+            if self.corrects_twelfth(rp, fact) and not self.too_late(fact, discovered):
                 self.twelfth_trick(rp, fact, owners, ruling)
         pool = TrickPool(rp, owners)
         items = sorted([(f.trick, 0, f) for f in rp.revokes] + [(d.trick, 1, d) for d in rp.defects],
@@ -73,20 +82,42 @@ class Laws2017:
                 "trick), so it would have been corrected under Law 62"))
             return
         ruling.revoked(rp, fact.seat)
-        if self.corrects_twelfth(rp, fact):
+        if self.corrects_twelfth(rp, fact) and not self.too_late(fact, discovered):
             return  # ruled by twelfth_trick (64B6 / 62D)
         exception = self.exception(rp, fact, earlier, discovered)
         if exception:
             law, why = exception
             ruling.findings.append(revoke_finding(rp, fact, "RV002", law, True, 0, why))
             return
+        unknown = self.unknown_later(rp, fact, pool)
         n, law, why = self.transfer(rp, fact, pool)
         if n == 0:
             law, why = self.nothing_won(fact)
+            if unknown:
+                why = (f"{side_name(fact.seat)} won neither that trick nor a later recorded one"
+                       f"{unknown}")
             ruling.findings.append(revoke_finding(rp, fact, "RV002", law, True, 0, why))
             return
+        why += unknown
         ruling.move(rp, fact.seat, n)
         ruling.findings.append(revoke_finding(rp, fact, "RV001", law, True, n, why))
+
+    def unknown_later(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> str:
+        """Say only what the record shows: when it stops before the end with no claim, the
+        tricks after it are not known, and a transfer that depends on them is given both ways
+        (what moves if the offending side won a later trick, and if it did not)."""
+        if rp.play_status != PARTIAL:
+            return ""
+        last = max(pool.owner, default=0)
+        hypothesis = _copy_pool(pool)
+        hypothesis.owner[last + 1] = fact.seat % 2
+        if_won = self.transfer(rp, fact, hypothesis)[0]
+        now = self.transfer(rp, fact, _copy_pool(pool))[0]
+        if if_won == now:
+            return ""
+        return (f"; the record stops after trick {last}, so whether {side_name(fact.seat)} won a "
+                f"later trick is not known from the record: if it did, {tricks(if_won)} would "
+                f"be transferred, if not, {tricks(now)}")
 
     def established(self, rp: Replay, fact: RevokeFact) -> bool:
         """Law 63A (see ``common.is_established``)."""
@@ -106,14 +137,29 @@ class Laws2017:
                 return got
         return None
 
+    @staticmethod
+    def too_late(fact: RevokeFact, discovered: str) -> bool:
+        """Attention was first drawn to this revoke after the round (64B4/B5): the run says so
+        (``--discovered after-round``, the default of an audit of records), unless the record
+        marks the card ``^R`` - then the table knew."""
+        return discovered == AFTER_ROUND and not fact.marked
+
     def b5_after_round(self, rp, fact, earlier, discovered):
         """64B4/B5: attention first drawn after the round (or the next deal): no automatic
-        transfer; Law 64C only."""
-        if discovered == AFTER_ROUND:
-            return "64B5", ("found after the round ended: no automatic transfer (64B5); "
-                            "refer to the Director under 64C (the table would have moved "
-                            f"{tricks(self._would_move(rp, fact))})")
-        return None
+        transfer, and a trick-12 revoke can no longer be corrected (62D: the hands are back in
+        the board); Law 64C only."""
+        if not self.too_late(fact, discovered):
+            return None
+        if self.corrects_twelfth(rp, fact):
+            return "64B5", ("found after the round ended: too late for the 62D correction of a "
+                            "trick-12 revoke and no automatic transfer (64B5); refer to the "
+                            "Director under 64C")
+        moved = self._would_move(rp, fact)
+        if not moved:
+            return None  # none was due at the table either (64B1)
+        return "64B5", ("found after the round ended: no automatic transfer (64B5); refer to "
+                        "the Director under 64C (had attention been drawn in time, "
+                        f"{tricks(moved)} would have been transferred)")
 
     def b3_dummy(self, rp, fact, earlier, discovered):
         """64B3: a revoke by dummy (failure to play any card of dummy) carries no transfer."""

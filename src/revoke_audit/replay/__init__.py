@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..auction import parse_contract
 from .coherence import NeighbourDeals, judge
+from .screens import screen
 from ..cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str, seat_name
 from .model import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
@@ -41,6 +42,7 @@ def replay(record: BoardRecord, neighbours: NeighbourDeals | None = None) -> Rep
         replay_sequence(r, plays)
     _finish(r, plays)
     judge(r, neighbours)
+    screen(r)
     return r
 
 

@@ -1,0 +1,215 @@
+"""Which ruling applies (``discovery``): the time of discovery (Law 64B4/B5), the table's own
+ruling already in the stated result, and ``ruling_basis`` for each case under 2017, 1997 and
+1932.  The plays are those of ``deals.py`` (worked out by hand there); the expectations here
+follow from them with the Law text quoted in each test."""
+from pathlib import Path
+
+import pytest
+from builders import board
+from deals import (BOTH_SIDES, D1, D2, DECLARER_RUFFS_10, DUMMY_REVOKES_1, TWELFTH_REVOKE,
+                   WEST_OMITS_2_PBN, WEST_REVOKES_3, WEST_REVOKES_4, WEST_REVOKES_HEARTS_TWICE)
+
+from revoke_audit.audit import audit_board
+from revoke_audit.formats import read_boards
+from revoke_audit.options import AuditOptions
+from revoke_audit.rows import board_row
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def ruled(tricks, laws="2017", discovered="after-round", deal=D2, contract="3NT", **kw):
+    a = audit_board(board(deal, contract, "S", tricks, **kw), AuditOptions(laws, discovered))
+    return a.ruling
+
+
+def test_after_the_round_no_transfer_but_what_the_table_would_have_done_is_kept():
+    """D2, W discards on trick 3, partner E wins it: at the table 64A2 moves one trick (10 ->
+    11).  Found by the audit, after the round: 64B5, no transfer; tricks_automatic 11."""
+    r = ruled(WEST_REVOKES_3)
+    assert (r.tricks_played, r.tricks_adjusted, r.tricks_automatic, r.basis) == (10, 10, 11, "64B5")
+    assert [(f.code, f.law, f.transferred) for f in r.findings] == [("RV002", "64B5", 0)]
+    assert "had attention been drawn in time, 1 trick would have been transferred" in \
+        r.findings[0].message
+    t = ruled(WEST_REVOKES_3, discovered="table")
+    assert (t.tricks_adjusted, t.tricks_automatic, t.basis) == (11, 11, "64A")
+
+
+def test_a_revoke_marked_in_the_record_was_known_at_the_table():
+    """The same play with West's D5 marked ^R: the table knew, so 64A2 applies even when the
+    run reads the boards as found after the round."""
+    play = list(WEST_REVOKES_3)
+    play[2] = play[2].replace("W:D5", "W:^RD5")
+    r = ruled(play)
+    assert (r.tricks_adjusted, r.basis) == (11, "64A")
+
+
+@pytest.mark.parametrize("laws, discovered, tricks, basis, expected", [
+    # W discards on trick 4, N wins it, E-W won only tricks 1-3: 64B1 whenever found
+    ("2017", "table", WEST_REVOKES_4, "64B1", (10, 10)),
+    ("2017", "after-round", WEST_REVOKES_4, "64B1", (10, 10)),
+    # the same player, same suit, tricks 2 and 3: first 64A2 (one trick), second 64B2
+    ("2017", "table", WEST_REVOKES_HEARTS_TWICE, "64A+64B2", (10, 11)),
+    ("2017", "after-round", WEST_REVOKES_HEARTS_TWICE, "64B5+64B2", (10, 10)),
+    # dummy revokes on trick 1: 64B3, also after the round (no transfer was ever due)
+    ("2017", "table", DUMMY_REVOKES_1, "64B3", (10, 10)),
+    ("2017", "after-round", DUMMY_REVOKES_1, "64B3", (10, 10)),
+    # both sides revoked, both established: 64B7 for each
+    ("2017", "table", BOTH_SIDES, "64B7", (10, 10)),
+    # 1997: no 64B7, each side's revoke gets its own 64A2; after the round 64B5
+    ("1997", "table", BOTH_SIDES, "64A", (10, 10)),
+    ("1997", "after-round", BOTH_SIDES, "64B5", (10, 10)),
+    # 1932: two tricks for a side's first revoke, from those it won from the revoke on
+    # (E-W won only trick 3 from trick 3 on: one trick); after the round, too late
+    ("1932", "table", WEST_REVOKES_3, "1932 penalty", (10, 11)),
+    ("1932", "after-round", WEST_REVOKES_3, "1932 too late", (10, 10)),
+    ("1932", "table", DUMMY_REVOKES_1, "1932 dummy", (10, 10)),
+])
+def test_ruling_basis_per_edition_and_discovery(laws, discovered, tricks, basis, expected):
+    r = ruled(tricks, laws, discovered)
+    assert r.basis == basis
+    assert (r.tricks_played, r.tricks_adjusted) == expected
+
+
+def test_twelfth_trick_revoke_is_corrected_at_the_table_only():
+    """D1's trick-12 revoke: at the table 62D corrects it (declarer 10 -> 11, 64B6); after the
+    round the hands are back in the board: no correction, no transfer (64B5)."""
+    t = ruled(TWELFTH_REVOKE, deal=D1, contract="4H", discovered="table")
+    assert (t.tricks_played, t.tricks_adjusted, t.basis) == (10, 11, "64B6")
+    a = ruled(TWELFTH_REVOKE, deal=D1, contract="4H")
+    assert (a.tricks_adjusted, a.tricks_automatic, a.basis) == (10, 11, "64B5")
+    assert "too late for the 62D correction" in a.findings[0].message
+
+
+def test_defective_trick_is_ruled_as_known_to_the_table():
+    """West omits a card on trick 2 and ends with one too many: the table sees it at the end
+    of play, so 67B1's deemed revoke applies (one trick, 64A2) whatever --discovered says."""
+    r = ruled(WEST_OMITS_2_PBN)
+    assert (r.tricks_adjusted, r.basis) == (11, "64A")
+
+
+def test_a_clean_board_has_basis_none():
+    from deals import BASE2
+    r = ruled(BASE2)
+    assert (r.tricks_by_cards, r.tricks_automatic, r.basis) == (10, 10, "none")
+
+
+def _rows(name, **options):
+    return {rec.board: audit_board(rec, AuditOptions(**options))
+            for rec in read_boards([FIXTURES / "rulings" / name])}
+
+
+@pytest.mark.parametrize("discovered", ["after-round", "table"])
+def test_the_tables_ruling_in_the_result_is_not_applied_twice(discovered):
+    """fixtures/rulings/table-ruling-in-result.pbn (worked out in its comment).  Board 5: the
+    cards give 7, Result 6 = 7 - 1 (64A2): the table ruled; 2H-2, N-S -200.  Board 3: the cards
+    give 7, Result 9 = 7 + 2 (64A2 of the 1997 Laws, in force on the record's date; the 2017
+    Laws give 8): the table ruled; 3NT=, N-S -600.  Either way nothing more moves."""
+    audits = _rows("table-ruling-in-result.pbn", discovered=discovered)
+    want = {"5": (6, 7, 7, 6, 6, "2H-2", -100, -200), "3": (9, 7, 7, 9, 9, "3NT=", 200, -600)}
+    for number, expected in want.items():
+        row = board_row(audits[number])
+        assert tuple(row[c] for c in (
+            "tricks_stated", "tricks_played", "tricks_by_cards", "tricks_adjusted",
+            "tricks_automatic", "result_adjusted", "score_ns", "score_ns_adjusted")) == expected
+        assert row["ruling_basis"] == "table ruling in record"
+        notes = [f for f in audits[number].findings if f.code == "LW002"]
+        assert len(notes) == 1
+    assert "64A2 (the 2017 Laws) moves 1 trick" in _note(audits["5"])
+    assert "64A2 (the 1997 Laws) moves 2 tricks" in _note(audits["3"])
+
+
+def _note(audit):
+    return next(f.message for f in audit.findings if f.code == "LW002")
+
+
+def test_a_result_the_cards_cannot_give_and_no_ruling_explains_is_a_record_error(tmp_path):
+    """Board 5 of the fixture with Result 5, dated 2020: after 11 tricks declarer has 5 with 2
+    to play, so 5 is possible by the count, but the cards give 7 and the 2017 Laws' ruling 6
+    (dated 1997, the 1997 Laws' second trick would explain 5: South wins trick 9 with H4,
+    which he could have played to trick 8); 5 is neither: RC022.  The
+    agreed total is kept (Laws 69, 71): played 5, adjusted 5 (64B5), and had the table known,
+    64A2 would take one of N-S's later tricks (trick 9): 4."""
+    text = (FIXTURES / "rulings" / "table-ruling-in-result.pbn").read_text()
+    text = text.replace('[Result "6"]', '[Result "5"]').replace("1997.06.20", "2020.06.20")
+    (tmp_path / "x.pbn").write_text(text)
+    (tmp_path / "y.pbn").write_text(text.replace("2020.06.20", "1997.06.20"))
+    dated_1997 = [r for r in read_boards([tmp_path / "y.pbn"]) if r.board == "5"]
+    assert "(the 1997 Laws) moves 2 tricks" in _note(audit_board(dated_1997[0]))
+    records = [r for r in read_boards([tmp_path / "x.pbn"]) if r.board == "5"]
+    a = audit_board(records[0])
+    codes = [f.code for f in a.findings]
+    assert "RC022" in codes and "LW002" not in codes
+    assert (a.ruling.tricks_played, a.ruling.tricks_adjusted, a.ruling.tricks_automatic,
+            a.ruling.basis) == (5, 5, 4, "64B5")
+
+
+def test_records_that_cannot_bear_a_ruling_are_not_ruled():
+    """fixtures/rulings/record-problems.pbn: each board gets one RC017 naming its screen, no
+    revoke finding, and the stated result stands."""
+    audits = _rows("record-problems.pbn", discovered="table")
+    why = {"8": "does not fit its auction", "9": "4 revokes or defective tricks by 3 players",
+           "5": "only 0 whole tricks", "4": "trick 4 is recorded with a card of each suit"}
+    for number, words in why.items():
+        a = audits[number]
+        screens = [f.message for f in a.findings if f.code == "RC017"]
+        assert len(screens) == 1 and words in screens[0], (number, screens)
+        assert not [f for f in a.findings if f.code[:2] in ("RV", "DT")]
+        assert a.ruling.tricks_adjusted == a.tricks_stated
+        assert a.status == "inconsistent"
+    assert "moved 1 seat clockwise" in next(f.message for f in audits["8"].findings
+                                            if f.code == "RC017")
+
+
+def test_a_record_that_stops_without_a_claim_gives_both_outcomes():
+    """D2, W discards on trick 3 and E wins it; the record stops after trick 6 (no claim, no
+    Result).  E-W won trick 3 itself, so 64A2's one trick is due whatever came later - no
+    doubt.  W discarding on trick 4 (N wins it) and the record stopping after trick 6: E-W won
+    nothing recorded from trick 4 on, but tricks 7-13 are not known - one trick if they won
+    one of them, none if not."""
+    sure = ruled(WEST_REVOKES_3[:6], discovered="table").findings
+    assert [f.transferred for f in sure] == [1] and "not known" not in sure[0].message
+    unsure = ruled(WEST_REVOKES_4[:6], discovered="table").findings
+    assert [(f.code, f.transferred) for f in unsure] == [("RV002", 0)]
+    assert "won neither that trick nor a later recorded one" in unsure[0].message
+    assert ("not known from the record: if it did, 1 trick would be transferred, if not, 0 "
+            "tricks") in unsure[0].message
+
+
+def test_a_card_of_the_rank_held_in_the_suit_led_may_be_a_recording_slip():
+    """Dummy plays C3 on trick 1's heart lead holding H4 H3 H2: H3 is of the same rank, so the
+    message asks the Director to confirm with the table."""
+    slip = ruled(DUMMY_REVOKES_1).findings[0].message
+    assert "he held H3, of the same rank: possibly a recording slip" in slip
+    other = ruled(WEST_REVOKES_4).findings[0].message  # H7 on spades holding S5 S4 S3
+    assert "recording slip" not in other
+
+
+def test_the_same_record_in_two_files_is_reported_once(tmp_path):
+    """One board, one report: the fixture's board 5 copied into a second file under another
+    layout (CRLF, tags in another order, an extra tag) keeps its row there, but its findings
+    become one DU001 note naming the first; the first is reported as before."""
+    from revoke_audit import audit_paths
+
+    text = (FIXTURES / "rulings" / "table-ruling-in-result.pbn").read_text()
+    first = tmp_path / "a.pbn"
+    first.write_text(text)
+    start = text.index('[Event "European Teams"]')
+    game = text[start:text.index("\n\n[Event", start)]
+    copy = "% another copy\n" + game.replace('[Site "Somewhere"]\n', "").replace(
+        '[Room "Closed"]', '[Room "Closed"]\n[Scoring "MP"]') + "\n"
+    second = tmp_path / "b.pbn"
+    second.write_bytes(copy.replace("\n", "\r\n").encode())
+    result = audit_paths([first, second])
+    boards = result.boards.set_index("source")
+    assert list(result.boards["source"]) == [str(first), str(first), str(second)]
+    dup = result.findings[result.findings["source"] == str(second)]
+    assert list(dup["code"]) == ["DU001"]
+    assert f"the same record as {first}:" in dup["message"].iloc[0]
+    assert boards.loc[str(second), "status"] == "clean"
+    assert boards.loc[str(second), "tricks_adjusted"] == 6  # the row still says the ruling
+    assert sorted(result.findings[result.findings["source"] == str(first)]["code"]) == [
+        "LW002", "LW002", "RV001", "RV001"]
+    # another table (other names) with the same cards is not the same record
+    other = tmp_path / "c.pbn"
+    other.write_text(copy.replace("Wolf W", "Fox F"))
+    assert "DU001" not in list(audit_paths([first, other]).findings["code"])
