@@ -253,3 +253,43 @@ def test_the_pools_thread_is_quiet_once_the_pool_is_broken(monkeypatch):
         pool._broken = False
     assert shown == ["manager", "other"]
     assert threading.excepthook is before
+
+
+def alive(pid: int) -> bool:
+    """``pid`` still runs (not a zombie: an orphan's zombie is reaped by init soon enough)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal")
+@pytest.mark.parametrize("spawn_only", ["", "1"])
+def test_workers_end_when_the_parent_is_killed(tmp_path, spawn_only):
+    """A ``kill -9`` of the parent (or the system out of memory) gives it no time to end its
+    workers: they must notice its death themselves and exit, not wait for work for ever."""
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(60):
+        for src in sorted((FIXTURES / "session").iterdir()):
+            shutil.copy(src, many / f"{i:03d}-{src.name}")
+    out = tmp_path / "out"
+    out.mkdir()
+    p = subprocess.Popen(CMD + ["audit", "-", "many", "--jobs", "2", "-o", "out/boards.csv"],
+                         cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True,
+                         env={**os.environ, "REVOKE_AUDIT_SPAWN_WORKERS": spawn_only})
+    try:
+        wait_for(lambda: temp_files(out) and len(workers(p.pid)) == 2, "the workers")
+        pids = workers(p.pid)
+        wait_for(lambda: idle(pids), "the workers to finish their work")
+        p.kill()
+        p.wait(timeout=60)
+        wait_for(lambda: not any(map(alive, pids)), "the orphaned workers to exit", timeout=60)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # whatever is left of the test's process group
+        except ProcessLookupError:
+            pass
+        p.stdin.close()
