@@ -10,6 +10,7 @@ from .lane import render_records
 from .formats import Limits, RunBudget, read_file
 from .formats.parts import Part, cut, plan, read_part
 from .options import AuditOptions
+from .record import BoardRecord
 from .replay.coherence import NEIGHBOURS
 from .rows import Rendered
 
@@ -109,4 +110,6 @@ def render_part(part: Part, options: AuditOptions, runs: bool = False) -> list[R
     """The games of a part of a file audited and rendered; its context games (read before and
     after it) serve only as neighbours."""
     keep = range(part.skip, part.skip + part.count)
-    return list(render_records(read_part(part, plain=True), options, keep, runs))
+    short: list[BoardRecord] = []  # a row for its games not read, if the file is now shorter
+    rows = list(render_records(read_part(part, True, short.append), options, keep, runs))
+    return rows + list(render_records(short, options))
