@@ -17,15 +17,20 @@ from .rows import Rendered
 STDIN = ("stdin",)
 PART_GAMES = 5000  # games of a large file in one unit of work
 PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
+# a larger file not split is read by the parent (``work_units(here=True)``): a worker would
+# hold all of its rows, and send them at once (8.7 times the file's size, in the parent too)
+PARENT_BYTES = 8 << 20
 
 
 def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = True,
-               whole: frozenset[str] = frozenset()) -> list[tuple]:
+               whole: frozenset[str] = frozenset(), here: bool = False) -> list[tuple]:
     """The run's units of work, in input order: ``("files", [path, ...])`` a batch of whole
     files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN or LIN file
     (``formats.parts``), ``STDIN``, read by the parent.  ``checked=False``: large files are
     ``cut`` into parts without ``splittable``'s check, which the caller must then make
-    (``split_files``) before it uses their rows; files in ``whole`` are not split."""
+    (``split_files``) before it uses their rows; files in ``whole`` are not split.  ``here``:
+    a file of more than ``PARENT_BYTES`` not split is ``("here", path)``, for the parent to
+    read (its rows streamed as it reads them)."""
     units: list[tuple] = []
     pending: list[str] = []
     parts_of = plan if checked else cut
@@ -35,11 +40,12 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
         pending.clear()
 
     for src in sources:
+        size = _size(src) if src != "-" else 0
         split = (parts_of(src, PART_GAMES, limits.member_bytes, NEIGHBOURS)
-                 if src != "-" and src not in whole and _size(src) >= PART_MIN_BYTES else None)
-        if src == "-" or split:
+                 if src != "-" and src not in whole and size >= PART_MIN_BYTES else None)
+        if src == "-" or split or (here and size > PARENT_BYTES):
             flush()
-            units.extend([STDIN] if src == "-" else
+            units.extend([STDIN] if src == "-" else [("here", src)] if not split else
                          [("part", p, i == len(split) - 1) for i, p in enumerate(split)])
         else:
             pending.append(src)
