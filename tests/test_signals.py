@@ -293,3 +293,25 @@ def test_workers_end_when_the_parent_is_killed(tmp_path, spawn_only):
         except ProcessLookupError:
             pass
         p.stdin.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+@pytest.mark.parametrize("args, code", [
+    (["revoke.pbn"], 1),  # findings
+    (["revoke.pbn", "--exit-zero"], 0),
+    (["revoke.pbn", "--exit-zero", "--format", "json"], 0),  # the summary goes to stderr
+    (["revoke.pbn", "--exit-zero", "--progress"], 0),
+    (["missing.pbn", "--exit-zero"], 2),  # an I/O error
+    (["revoke.pbn", "--exit-zero", "--no-such-option"], 2),  # a usage error
+])
+def test_the_exit_code_is_the_runs_whatever_happens_to_stderr(tmp_path, stderr, args, code):
+    """A stderr that fails every write (``2>/dev/full``) or is closed (``2>&-``) cannot say
+    anything, but it must not change the exit code: not 1 (findings) for an error, not 2 for
+    a run that succeeded."""
+    (tmp_path / "revoke.pbn").write_bytes(REVOKE_PBN)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            CMD + ["audit", *args], cwd=tmp_path, stdout=subprocess.DEVNULL, timeout=120,
+            **({"stderr": full} if stderr == "full" else {"preexec_fn": lambda: os.close(2)}))
+    assert done.returncode == code
