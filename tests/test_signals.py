@@ -315,3 +315,57 @@ def test_the_exit_code_is_the_runs_whatever_happens_to_stderr(tmp_path, stderr, 
             CMD + ["audit", *args], cwd=tmp_path, stdout=subprocess.DEVNULL, timeout=120,
             **({"stderr": full} if stderr == "full" else {"preexec_fn": lambda: os.close(2)}))
     assert done.returncode == code
+
+
+# ``python -m revoke_audit audit -`` once Python itself is up (its start, before any module of
+# the package, is not ours): the line "up" says when
+STARTED = """
+import runpy, sys
+print("up", flush=True)
+sys.argv = ["revoke-audit", "audit", "-"]
+runpy.run_module("revoke_audit", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.1, 0.2, 0.3])
+def test_ctrl_c_while_the_modules_load_exits_130_quietly(tmp_path, delay):
+    """SIGINT at moments of the start, while the package's modules load: exit 130 and no
+    KeyboardInterrupt traceback."""
+    p = subprocess.Popen([sys.executable, "-c", STARTED], cwd=tmp_path, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert p.stdout.readline() == b"up\n"
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert stderr.decode() in ("", "revoke-audit: stopped by SIGINT; no report written\n")
+
+
+LOADING = """
+import builtins, os, signal, sys, time
+import revoke_audit.__main__ as entry
+loaded = sorted(m for m in sys.modules if m.startswith("revoke_audit."))
+print(loaded, flush=True)
+real = builtins.__import__
+
+def interrupted(name, *args, **kwargs):
+    if name == "cli" or name.endswith(".cli"):  # the heavy modules: Ctrl-C now
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.5)
+    return real(name, *args, **kwargs)
+
+builtins.__import__ = interrupted
+sys.argv = ["revoke-audit", "audit", "-"]
+entry.main()
+"""
+
+
+def test_the_entry_point_loads_little_before_ctrl_c_is_quiet(tmp_path):
+    """The console script and ``python -m revoke_audit`` start in ``__main__.main``, which
+    makes Ctrl-C quiet before it loads the command's modules; the package itself loads
+    lazily, so that only a few small modules come before."""
+    done = subprocess.run([sys.executable, "-c", LOADING], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    loaded = eval(done.stdout.splitlines()[0])
+    assert "revoke_audit.cli" not in loaded and "revoke_audit.audit" not in loaded, loaded
+    assert (done.returncode, done.stderr) == (130, "")
