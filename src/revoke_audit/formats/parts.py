@@ -458,6 +458,7 @@ def read_part(part: Part, plain: bool = False,
         header = fh.read(part.header)
         fh.seek(part.start)
         body = fh.read(part.end - part.start)
+        size = os.fstat(fh.fileno()).st_size
     gap = part.line - 1 - header.count(b"\n")  # lines between the header and the part
     if gap > 0:
         header += b"\n"  # a run of blank lines reads as one
@@ -472,7 +473,7 @@ def read_part(part: Part, plain: bool = False,
     games = 0
     for games, record in enumerate(records, 1):
         yield record
-    missing = shortfall(part, games, part.start + len(body), part.line + body.count(b"\n"))
+    missing = shortfall(part, games, size, part.line + body.count(b"\n"))
     if missing is not None:
         if short is None:
             yield missing
@@ -480,14 +481,15 @@ def read_part(part: Part, plain: bool = False,
             short(missing)
 
 
-def shortfall(part: Part, games: int, end: int, line: int) -> BoardRecord | None:
-    """The row of the games of ``part`` not read when the file ended at byte ``end`` (line
-    ``line``) after ``games`` of the part's games, context included, or None when all were."""
+def shortfall(part: Part, games: int, size: int, line: int) -> BoardRecord | None:
+    """The row of the games of ``part`` not read, the file now ``size`` bytes, when it gave
+    ``games`` of the part's games, context included (the last read on line ``line``), or None
+    when all were."""
     first = part.games_before + max(games, part.skip) + 1  # game numbers count from 1
     last = part.games_before + part.skip + part.count
     if first > last:
         return None
-    return unreadable(part.path, "PS004", f"the file ends at byte {end}, shorter than when it "
+    return unreadable(part.path, "PS004", f"the file is now {size} bytes, shorter than when it "
                       f"was split for --jobs (changed while it was read): games {first} to "
                       f"{last} were not read", line, first)
 
