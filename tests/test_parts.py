@@ -562,3 +562,11 @@ def test_the_scans_read_in_pieces_answer_as_on_the_whole_file(tmp_path, picks, c
     whole = answers()
     with mock.patch.object(parts, "_CHUNK", chunk):
         assert answers() == whole
+
+
+@pytest.mark.parametrize("header", ["", "% PBN 2.1\n\n"])
+@pytest.mark.parametrize("mark", [b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"])
+def test_a_file_with_a_byte_order_mark_is_read_whole(tmp_path, header, mark):
+    path = tmp_path / "big.pbn"
+    path.write_bytes(mark + (header + games(20)).encode())
+    assert plan(str(path), 3, 1 << 30, 32) is None

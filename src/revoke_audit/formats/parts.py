@@ -101,12 +101,12 @@ _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", q
 # which ends a game, and the blank runs above do not (such files are read whole)
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _CHUNK = 1 << 22  # bytes of the file read at a time by the scans
+# a charset named in the header, as the PBN lexer finds it
+_NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
 
 
 class Changed(ValueError):
     """The file is not as it was: shorter than its plan, or changed while it was checked."""
-# a charset named in the header, as the PBN lexer finds it
-_NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
 
 
 @dataclass(frozen=True)
@@ -173,26 +173,30 @@ def splittable(path: str) -> bool:
 
 def _pbn_splits(path: str, fh: BinaryIO, first: int,
                 pieces: Iterator[tuple[int, bytes, list[int]]]) -> bool:
-    """The checks of a PBN file (the module's list): its header, then each piece of its games
-    (``_game_pieces``; each check is one that a piece's answers add up to, and a check that
-    a piece alone cannot see across its start, a ``%`` directive after it, fails
-    ``one_game_each`` anyway: each game starts with a tag)."""
+    """The checks of a PBN file (the module's list) on its header, then on each piece of its
+    games (``_game_pieces``).  Each check on the whole file is the sum of its checks on the
+    pieces, but for a ``%`` directive at the very start of a piece (no newline before it
+    there), which ``one_game_each`` refuses anyway: a game starts with a tag."""
     fh.seek(0)
     header = fh.read(first)
     if len(header) != first:
         raise Changed(path)
-    if header[:3] == b"\xef\xbb\xbf" or header[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return False  # a byte order mark
-    if not (_scans.plain_bytes(header, first) and _plain_header(path, header)):
+    if _byte_order_mark(header) or not (_scans.plain_bytes(header, first)
+                                        and _plain_header(path, header)):
         return False
     decoder = _decoder(header)
     for start, data, starts in pieces:
-        if start == 0 and data[:3] in (b"\xef\xbb", b"\xff\xfe", b"\xfe\xff"):
-            return False  # no header: a byte order mark starts the first game
+        if start == 0 and _byte_order_mark(data):  # no header: the first game's start
+            return False
         if not (_plain_text(data) and _decodes(decoder, data)
                 and _scans.one_game_each(data, 0, [s - start for s in starts])):
             return False
     return decoder is None or _decodes(decoder, b"", final=True)
+
+
+def _byte_order_mark(data: bytes) -> bool:
+    """The file starts with a byte order mark (UTF-8, UTF-16)."""
+    return data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff")
 
 
 def _game_pieces(fh: BinaryIO, starts: list[int], size: int
