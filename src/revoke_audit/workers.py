@@ -106,8 +106,9 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 def _follow_parent(parent: int) -> None:
     """This worker gets SIGKILL when its parent dies (Linux's parent-death signal), however the
     parent dies; if it died already, before the signal was asked for, the worker ends now.
-    (Not elsewhere: there is no such signal on other systems.)  The signal follows the thread that started the worker, which is the thread that gives the
-    pool its work (``map_in_order``, ``start_workers``)."""
+    (Not elsewhere: there is no such signal on other systems.)  The signal follows the thread
+    that started the worker, which is the thread that gives the pool its work
+    (``map_in_order``, ``start_workers``)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes  # here: only a worker needs it
