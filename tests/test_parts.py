@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from builders import revoking_board
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from click.testing import CliRunner
 
 import revoke_audit.units as run
@@ -545,8 +545,8 @@ def test_a_file_cut_short_after_it_was_split_loses_no_game_silently(tmp_path, na
 @given(picks=PICKS, chunk=st.integers(1, 400), lin=st.booleans())
 def test_the_scans_read_in_pieces_answer_as_on_the_whole_file(tmp_path, picks, chunk, lin):
     """The file is read a piece at a time (``_CHUNK`` bytes, cut where no run of line ends or
-    game is split): with pieces of a few bytes, the plan and the check are those of pieces
-    larger than the file."""
+    game is split): with pieces of a few bytes (but longer than any run of line ends), the
+    plan and the check are those of pieces larger than the file."""
     from unittest import mock
 
     from revoke_audit.formats import parts
@@ -554,6 +554,7 @@ def test_the_scans_read_in_pieces_answer_as_on_the_whole_file(tmp_path, picks, c
     path = tmp_path / ("mixed.lin" if lin else "mixed.pbn")
     text = _mixed(LIN_TEXT, LIN_ODD, picks) if lin else _mixed(PBN_TEXT, PBN_ODD, picks)
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    assume(max(map(len, re.findall(r"[\r\n]+", text)), default=0) < chunk)  # else: next test
 
     def answers():
         parts._games_cached.cache_clear()
@@ -570,3 +571,21 @@ def test_a_file_with_a_byte_order_mark_is_read_whole(tmp_path, header, mark):
     path = tmp_path / "big.pbn"
     path.write_bytes(mark + (header + games(20)).encode())
     assert plan(str(path), 3, 1 << 30, 32) is None
+
+
+@pytest.mark.parametrize("blank", ["\n", "\r\n"])
+def test_a_run_of_blank_lines_longer_than_a_piece_keeps_the_file_whole(tmp_path, blank):
+    """Megabytes of blank lines between two games (hostile) are not held whole while the
+    file is scanned; the file is not split, and is read whole."""
+    from unittest import mock
+
+    from revoke_audit.formats import parts
+
+    text = games(20)
+    path = tmp_path / "big.pbn"
+    path.write_text(text.replace("\n\n", blank * 5000, 1), newline="")
+    with mock.patch.object(parts, "_CHUNK", 1000):
+        assert plan(str(path), 3, 1 << 30, 1) is None
+        pieces = list(parts._content_pieces(path.open("rb")))
+    assert max(len(p) for _, p in pieces) <= 2000
+    assert b"".join(p for _, p in pieces) == path.read_bytes()

@@ -348,12 +348,17 @@ def _games_read(fh: BinaryIO) -> tuple[str, int, list[int]]:
 def _content_pieces(fh: BinaryIO) -> Iterator[tuple[int, bytes]]:
     """The file from its start in pieces of about ``_CHUNK`` bytes, each with its offset, each
     cut after a byte that ends no line: no run of line ends, nor a newline and the byte after
-    it, is ever split between two pieces (a file of nothing but line ends is one piece)."""
+    it, is split between two pieces.  But for a run of line ends longer than ``_CHUNK``
+    (hostile: held whole, it would cost memory and time as the square of its size), cut where
+    the piece is full: a game then seems to start inside the run, with a blank line, which
+    ``splittable`` refuses, so the file is read whole."""
     fh.seek(0)
     offset, held = 0, b""
     while chunk := fh.read(_CHUNK):
         data = held + chunk
         cut = len(data.rstrip(b"\r\n"))
+        if not cut and len(data) >= _CHUNK:
+            cut = len(data)
         if cut:
             yield offset, data[:cut]
         offset, held = offset + cut, data[cut:]
