@@ -20,6 +20,9 @@ process on the boards that have a revoke (audit with minus audit without the sol
 whose parsers hold the whole file: gigabytes at that size); ``--stdout-format``
 adds a single-process run per ``--format`` for its peak RSS; ``--folder`` times ``--jobs 1``
 against ``--jobs 2`` on a folder of real files (e.g. a vugraph archive slice).
+``--unsplittable`` (and ``--large``) adds ``--jobs 1`` and ``--jobs 2`` on the PBN file made one
+that cannot be split (a ``%`` line after its first game): the parent reads it (aim: peak RSS
+under 150 MB at 100 MB of input).
 """
 from __future__ import annotations
 
@@ -210,6 +213,8 @@ def main() -> None:
                     choices=("text", "csv", "json", "jsonl", "github", "sarif"),
                     help="also run one single-process audit with this --format (peak RSS)")
     ap.add_argument("--folder", help="also time --jobs 1 and --jobs 2 on this folder")
+    ap.add_argument("--unsplittable", action="store_true",
+                    help="also --jobs 1 and 2 on the PBN file made one that cannot be split")
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
     ap.add_argument("--no-endplay", action="store_true",
                     help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
@@ -229,6 +234,8 @@ def main() -> None:
         print(f"{'':28}{'boards/s':>10}{'x endplay':>11}{'seconds':>9}{'peak RSS':>10}")
         for fmt in args.formats:
             _bench_format(fmt, paths[fmt], tmp, boards, args)
+        if (args.unsplittable or args.large) and "pbn" in args.formats:
+            _bench_unsplittable(paths["pbn"], tmp, boards, args.repeat)
         if not args.no_equity and "pbn" in args.formats:
             revokes, ms, load = equity_ms_per_revoke(paths["pbn"])
             print(f"--equity: {ms:.2f} ms per revoke ({revokes} revokes), and {load:.2f} s once "
@@ -258,6 +265,20 @@ def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
     for out in args.stdout_format:
         r = best(audit_argv(path, tmp, 1, "--format", out), args.repeat)
         _line(f"{fmt.upper()} audit --format {out}", boards, r, base)
+
+
+def _bench_unsplittable(path: str, tmp: str, boards: int, repeat: int) -> None:
+    """``--jobs 1`` and ``--jobs 2`` on ``path`` with a ``%`` line after its first game (state
+    that may carry on: the file is read whole, by the parent)."""
+    whole = os.path.join(tmp, "unsplittable.pbn")
+    with open(path, "rb") as src, open(whole, "wb") as dst:
+        head = src.read(1 << 20)
+        at = head.index(b"\n\n[", head.index(b"[Deal")) + 2
+        dst.write(head[:at] + b"%\n" + head[at:])
+        shutil.copyfileobj(src, dst)
+    runs = best_of_each([audit_argv(whole, tmp, jobs) for jobs in (1, 2)], repeat)
+    for jobs, r in zip((1, 2), runs):
+        _line(f"PBN unsplittable --jobs {jobs}", boards, r, None)
 
 
 def _bench_folder(folder: str, tmp: str, repeat: int) -> None:

@@ -21,7 +21,7 @@ LAYERS = [
     ["units"],
     ["report", "sarif", "streamed_json", "frames"],
     ["workers", "run", "dask_engine"],
-    ["explain", "config", "cli", "__init__", "__main__"],
+    ["explain", "config", "api", "console", "cli", "__init__", "__main__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

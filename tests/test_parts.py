@@ -1,13 +1,14 @@
 """A large PBN file in parts for the worker processes: each part gives exactly the records
 the whole file gives for its games (numbers, lines, neighbours), and a file is split only when
 nothing carries from one game to the next."""
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from builders import revoking_board
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from click.testing import CliRunner
 
 import revoke_audit.units as run
@@ -421,9 +422,15 @@ def test_the_scans_of_a_whole_file_let_other_threads_run():
              "ascii_from": lambda: c.ascii_from(pbn, first),
              "one_game_each": lambda: c.one_game_each(pbn, first, starts),
              "lin_splits": lambda: c.lin_splits(lin)}
-    counted = {name: _counted_during(scan) for name, scan in scans.items()}
+    counted = {name: _counted_during(_ten_times(scan)) for name, scan in scans.items()}
     assert all(counted.values()), counted
-    assert _counted_during(lambda: pbn.count(b"\n")) == 0
+    assert _counted_during(_ten_times(lambda: pbn.count(b"\n"))) == 0
+
+
+def _ten_times(call):
+    """``call`` made ten times in a row: a fast scan (``ascii_from`` takes milliseconds) gives
+    the counter, on a busy machine, more than one short chance to be scheduled."""
+    return lambda: [call() for _ in range(10)]
 
 
 def _counted_during(call) -> int:
@@ -454,3 +461,131 @@ def _counted_during(call) -> int:
         stop.set()
         sys.setswitchinterval(interval)
         counter.join()
+
+
+# --- a file that changes while it is split or read ----------------------------------------------
+
+TRUNCATING = """
+import os, sys
+from revoke_audit.formats import parts
+
+path, which = sys.argv[1], sys.argv[2]
+real = parts._scans
+
+
+class Truncating:
+    # each scan first cuts the file to a third of its size (once): as another program might
+    done = False
+
+    def __getattr__(self, name):
+        def call(*args):
+            if not Truncating.done:
+                Truncating.done = True
+                os.truncate(path, os.path.getsize(path) // 3)
+            return getattr(real, name)(*args)
+        return call
+
+
+if which == "cut":
+    parts._scans = Truncating()
+    print(parts.cut(path, 50, 1 << 30, 32) is not None)
+else:
+    assert parts.cut(path, 50, 1 << 30, 32)
+    parts._scans = Truncating()
+    print(parts.splittable(path))
+"""
+
+
+@pytest.mark.parametrize("which", ["cut", "splittable"])
+@pytest.mark.parametrize("name", ["big.pbn", "big.lin"])
+def test_a_file_cut_short_while_it_is_split_ends_nothing(tmp_path, which, name):
+    """Another program truncates a large file while ``--jobs`` plans its parts: the plan must
+    not die of it (a mapped file's pages past the new end kill the process with SIGBUS); the
+    check says the file is not to be split, so it is read whole, as it now is."""
+    import subprocess
+    import sys
+
+    path = tmp_path / name
+    text = PBN_TEXT.rstrip("\n") + "\n\n" if name.endswith(".pbn") else LIN_TEXT
+    path.write_text(text * (6_000_000 // len(text)))  # more than one piece of the scans
+    done = subprocess.run([sys.executable, "-c", TRUNCATING, str(path), which],
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == ("False\n" if which == "splittable" else done.stdout)
+
+
+@pytest.mark.parametrize("name, text", [("big.pbn", games(60, revoke_every=5)),
+                                        ("big.lin", lin_lines(60))])
+@pytest.mark.parametrize("keep", [0.1, 0.45, 0.7])
+def test_a_file_cut_short_after_it_was_split_loses_no_game_silently(tmp_path, name, text, keep):
+    """Truncated after its parts were planned: the parts past the new end read nothing, one
+    may end inside its games.  Each part that misses games it was to audit says so in a row
+    of its own (PS004, game numbers), so that every game planned is a board row or named."""
+    from revoke_audit.options import AuditOptions
+
+    path = tmp_path / name
+    path.write_text(text)
+    parts = plan(str(path), 4, 1 << 30, 2)
+    assert parts and sum(p.count for p in parts) == 60
+    os.truncate(path, int(path.stat().st_size * keep))
+    rows = [r for p in parts for r in run.render_part(p, AuditOptions())]
+    boards = [int(r.row["game"]) for r in rows if not any(f["code"] == "PS004" for f in r.findings)]
+    told = [re.search(r"games (\d+) to (\d+) were not read", f["message"])
+            for r in rows for f in r.findings if f["code"] == "PS004"]
+    named = set()
+    for first, last in (map(int, m.groups()) for m in told if m):
+        named |= set(range(first, last + 1))
+    cut_inside = {int(r.row["game"]) for r in rows for f in r.findings if f["code"] == "PS004"
+                  and "were not read" not in f["message"]}
+    assert named and set(boards) | named | cut_inside == set(range(1, 61))
+    assert not named & set(boards)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=PICKS, chunk=st.integers(1, 400), lin=st.booleans())
+def test_the_scans_read_in_pieces_answer_as_on_the_whole_file(tmp_path, picks, chunk, lin):
+    """The file is read a piece at a time (``_CHUNK`` bytes, cut where no run of line ends or
+    game is split): with pieces of a few bytes (but longer than any run of line ends), the
+    plan and the check are those of pieces larger than the file."""
+    from unittest import mock
+
+    from revoke_audit.formats import parts
+
+    path = tmp_path / ("mixed.lin" if lin else "mixed.pbn")
+    text = _mixed(LIN_TEXT, LIN_ODD, picks) if lin else _mixed(PBN_TEXT, PBN_ODD, picks)
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    assume(max(map(len, re.findall(r"[\r\n]+", text)), default=0) < chunk)  # else: next test
+
+    def answers():
+        parts._games_cached.cache_clear()
+        return parts._games_of(str(path)), cut(str(path), 3, 1 << 30, 1), splittable(str(path))
+
+    whole = answers()
+    with mock.patch.object(parts, "_CHUNK", chunk):
+        assert answers() == whole
+
+
+@pytest.mark.parametrize("header", ["", "% PBN 2.1\n\n"])
+@pytest.mark.parametrize("mark", [b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"])
+def test_a_file_with_a_byte_order_mark_is_read_whole(tmp_path, header, mark):
+    path = tmp_path / "big.pbn"
+    path.write_bytes(mark + (header + games(20)).encode())
+    assert plan(str(path), 3, 1 << 30, 32) is None
+
+
+@pytest.mark.parametrize("blank", ["\n", "\r\n"])
+def test_a_run_of_blank_lines_longer_than_a_piece_keeps_the_file_whole(tmp_path, blank):
+    """Megabytes of blank lines between two games (hostile) are not held whole while the
+    file is scanned; the file is not split, and is read whole."""
+    from unittest import mock
+
+    from revoke_audit.formats import parts
+
+    text = games(20)
+    path = tmp_path / "big.pbn"
+    path.write_text(text.replace("\n\n", blank * 5000, 1), newline="")
+    with mock.patch.object(parts, "_CHUNK", 1000):
+        assert plan(str(path), 3, 1 << 30, 1) is None
+        pieces = list(parts._content_pieces(path.open("rb")))
+    assert max(len(p) for _, p in pieces) <= 2000
+    assert b"".join(p for _, p in pieces) == path.read_bytes()

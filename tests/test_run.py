@@ -180,3 +180,28 @@ def test_jobs_2_writes_the_parquet_report_of_jobs_1(tmp_path):
         frames.append(pd.read_parquet(out))
     pd.testing.assert_frame_equal(frames[0], frames[1])
     assert (frames[0]["status"] == "clean").any() and frames[0]["source"].notna().all()
+
+
+def test_a_large_file_that_cannot_be_split_is_audited_by_the_parent(tmp_path, monkeypatch):
+    """One worker would hold all of such a file's rows and send them at once (871 MB at 100 MB
+    of input): the parent reads it as one process does, streaming its rows, while the workers
+    take the rest.  The reports are those of one process."""
+    import revoke_audit.run as runner
+    from test_parts import games
+
+    monkeypatch.setattr(run, "PART_GAMES", 4)
+    monkeypatch.setattr(run, "PART_MIN_BYTES", 1)
+    monkeypatch.setattr(run, "PARENT_BYTES", 5_000)
+    big = tmp_path / "big.pbn"  # a % directive between games: not split
+    big.write_text(games(30, revoke_every=5).replace('\n\n[Event', '\n\n%x\n[Event', 1))
+    small = tmp_path / "small.pbn"
+    small.write_text(games(3))
+    assert big.stat().st_size > 5_000 > small.stat().st_size
+    read = []
+    real = runner.read_file
+    monkeypatch.setattr(runner, "read_file", lambda src, *a, **k: read.append(src) or real(src, *a, **k))
+    paths = [str(small), str(big), str(small)]
+    one = audit([*paths, "--exit-zero"], tmp_path, 1)
+    read.clear()
+    two = audit([*paths, "--exit-zero", "--jobs", "2"], tmp_path, 2)
+    assert read == [str(big)] and one == two and one[1].count(b"\n") == 34

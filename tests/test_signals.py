@@ -255,3 +255,119 @@ def test_the_pools_thread_is_quiet_once_the_pool_is_broken(monkeypatch):
         pool._broken = False
     assert shown == ["manager", "other"]
     assert threading.excepthook is before
+
+
+def alive(pid: int) -> bool:
+    """``pid`` still runs (not a zombie: an orphan's zombie is reaped by init soon enough)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal")
+@pytest.mark.parametrize("spawn_only", ["", "1"])
+def test_workers_end_when_the_parent_is_killed(tmp_path, spawn_only):
+    """A ``kill -9`` of the parent (or the system out of memory) gives it no time to end its
+    workers: they must notice its death themselves and exit, not wait for work for ever."""
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(60):
+        for src in sorted((FIXTURES / "session").iterdir()):
+            shutil.copy(src, many / f"{i:03d}-{src.name}")
+    out = tmp_path / "out"
+    out.mkdir()
+    p = subprocess.Popen(CMD + ["audit", "-", "many", "--jobs", "2", "-o", "out/boards.csv"],
+                         cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True,
+                         env={**os.environ, "REVOKE_AUDIT_SPAWN_WORKERS": spawn_only})
+    try:
+        wait_for(lambda: temp_files(out) and len(workers(p.pid)) == 2, "the workers")
+        pids = workers(p.pid)
+        wait_for(lambda: idle(pids), "the workers to finish their work")
+        p.kill()
+        p.wait(timeout=60)
+        wait_for(lambda: not any(map(alive, pids)), "the orphaned workers to exit", timeout=60)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # whatever is left of the test's process group
+        except ProcessLookupError:
+            pass
+        p.stdin.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+@pytest.mark.parametrize("args, code", [
+    (["revoke.pbn"], 1),  # findings
+    (["revoke.pbn", "--exit-zero"], 0),
+    (["revoke.pbn", "--exit-zero", "--format", "json"], 0),  # the summary goes to stderr
+    (["revoke.pbn", "--exit-zero", "--progress"], 0),
+    (["missing.pbn", "--exit-zero"], 2),  # an I/O error
+    (["revoke.pbn", "--exit-zero", "--no-such-option"], 2),  # a usage error
+])
+def test_the_exit_code_is_the_runs_whatever_happens_to_stderr(tmp_path, stderr, args, code):
+    """A stderr that fails every write (``2>/dev/full``) or is closed (``2>&-``) cannot say
+    anything, but it must not change the exit code: not 1 (findings) for an error, not 2 for
+    a run that succeeded."""
+    (tmp_path / "revoke.pbn").write_bytes(REVOKE_PBN)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            CMD + ["audit", *args], cwd=tmp_path, stdout=subprocess.DEVNULL, timeout=120,
+            **({"stderr": full} if stderr == "full" else {"preexec_fn": lambda: os.close(2)}))
+    assert done.returncode == code
+
+
+# ``python -m revoke_audit audit -`` once Python itself is up (its start, before any module of
+# the package, is not ours): the line "up" says when
+STARTED = """
+import runpy, sys
+print("up", flush=True)
+sys.argv = ["revoke-audit", "audit", "-"]
+runpy.run_module("revoke_audit", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.1, 0.2, 0.3])
+def test_ctrl_c_while_the_modules_load_exits_130_quietly(tmp_path, delay):
+    """SIGINT at moments of the start, while the package's modules load: exit 130 and no
+    KeyboardInterrupt traceback."""
+    p = subprocess.Popen([sys.executable, "-c", STARTED], cwd=tmp_path, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert p.stdout.readline() == b"up\n"
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert stderr.decode() in ("", "revoke-audit: stopped by SIGINT; no report written\n")
+
+
+LOADING = """
+import builtins, os, signal, sys, time
+import revoke_audit.__main__ as entry
+loaded = sorted(m for m in sys.modules if m.startswith("revoke_audit."))
+print(loaded, flush=True)
+real = builtins.__import__
+
+def interrupted(name, *args, **kwargs):
+    if name == "cli" or name.endswith(".cli"):  # the heavy modules: Ctrl-C now
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.5)
+    return real(name, *args, **kwargs)
+
+builtins.__import__ = interrupted
+sys.argv = ["revoke-audit", "audit", "-"]
+entry.main()
+"""
+
+
+def test_the_entry_point_loads_little_before_ctrl_c_is_quiet(tmp_path):
+    """The console script and ``python -m revoke_audit`` start in ``__main__.main``, which
+    makes Ctrl-C quiet before it loads the command's modules; the package itself loads
+    lazily, so that only a few small modules come before."""
+    done = subprocess.run([sys.executable, "-c", LOADING], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    loaded = eval(done.stdout.splitlines()[0])
+    assert "revoke_audit.cli" not in loaded and "revoke_audit.audit" not in loaded, loaded
+    assert (done.returncode, done.stderr) == (130, "")

@@ -10,70 +10,69 @@ The public API::
 
 Lower levels: ``read_boards`` (records from files), ``replay`` (one record, trick by trick),
 ``audit_board`` (replay + ruling + score for one record).
+
+Each name is loaded when first used (``__getattr__``), so that importing the package loads
+nothing else: the command then makes Ctrl-C quiet before its modules load (``__main__``).
 """
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING
 
-from .audit import BoardAudit, audit_board, audit_records
-from .baseline import Baseline
-from .formats import Limits, read_boards
-from .frames import load_report
-from .options import AuditOptions
-from .replay import replay
-from .rows import board_row
-from .selection import Selection
-from .table_facts import TableFacts, TableFactsError, read_table_facts
+if TYPE_CHECKING:
+    from .api import AuditResult, audit_paths
+    from .audit import BoardAudit, audit_board, audit_records
+    from .baseline import Baseline
+    from .formats import Limits, read_boards
+    from .frames import load_report
+    from .options import AuditOptions
+    from .replay import replay
+    from .rows import board_row
+    from .selection import Selection
+    from .table_facts import TableFacts, TableFactsError, read_table_facts
 
 __all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "AuditOptions", "board_row",
            "read_boards", "replay", "BoardAudit", "load_report", "Selection", "Baseline",
            "read_table_facts", "TableFacts", "TableFactsError", "Limits"]
 
-
-@dataclass
-class AuditResult:
-    boards: "object"  # pandas.DataFrame
-    findings: "object"  # pandas.DataFrame
-
-
-def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017", discovered: str = "after-round",
-                equity: bool = True, jobs: int = 1, *, select: Sequence[str] | None = None,
-                ignore: Sequence[str] | None = None, extend_select: Sequence[str] | None = None,
-                baseline: str | os.PathLike | None = None,
-                table_facts: "str | os.PathLike | TableFacts | None" = None,
-                limits: Limits | None = None, engine: str = "local",
-                client: object = None) -> AuditResult:
-    """Audit every board under ``paths``; typed DataFrames with the report columns.
-
-    ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
-    or prefixes (``"RV"``, ``"RC015"``), as ``--select`` on the command line.  ``baseline``: a
-    file written by ``--write-baseline``; findings in it are left out.  ValueError for an
-    unknown ``laws``, ``discovered``, code or prefix, or an unreadable baseline.  ``table_facts``:
-    a director's log (a path, or ``read_table_facts``' result); a malformed one raises
-    ``TableFactsError`` (a ``ValueError``) before anything is audited.  ``limits``:
-    ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like).
-    ``engine="dask"``: audit on a Dask cluster (the ``dask`` extra): ``client``, a
-    ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs."""
-    from .frames import frame_of
-    from .rows import BOARD_COLUMNS, FINDING_COLUMNS
-    from .run import render_sources
-    from .selection import screen
-
-    options = AuditOptions(laws, discovered, equity, _log(table_facts))
-    selection = Selection.of(select, ignore, extend_select)
-    known = Baseline.load(baseline) if baseline is not None else None
-    boards, findings = [], []
-    rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
-    for r in screen(rendered, selection, known):
-        if r.row is not None:
-            boards.append(r.row)
-        findings.extend(r.findings)
-    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))
+#: Where each name of the API lives.
+_HOMES = {"AuditResult": "api", "audit_paths": "api", "BoardAudit": "audit",
+          "audit_board": "audit", "audit_records": "audit", "Baseline": "baseline",
+          "Limits": "formats", "read_boards": "formats", "load_report": "frames",
+          "AuditOptions": "options", "board_row": "rows", "Selection": "selection",
+          "TableFacts": "table_facts", "TableFactsError": "table_facts",
+          "read_table_facts": "table_facts"}
 
 
-def _log(table_facts: "str | os.PathLike | TableFacts | None") -> TableFacts | None:
-    if table_facts is None or isinstance(table_facts, TableFacts):
-        return table_facts
-    return read_table_facts(table_facts)
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The package's module: ``replay`` is the function, not the subpackage of that name,
+    which the import system would otherwise bind here when it is first loaded (the subpackage
+    stays in ``sys.modules``, and ``from revoke_audit.replay import ...`` finds it there)."""
+
+    @property
+    def replay(self):  # noqa: D401 - the function
+        from .replay import replay
+
+        return replay
+
+    @replay.setter
+    def replay(self, module: types.ModuleType) -> None:
+        pass
+
+
+sys.modules[__name__].__class__ = _Package

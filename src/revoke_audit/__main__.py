@@ -1,5 +1,15 @@
-"""``python -m revoke_audit``: the same command line as ``revoke-audit``."""
-from .cli import main
+"""``python -m revoke_audit`` and the installed ``revoke-audit``: the command line of
+``cli.main``, with Ctrl-C quiet (exit 130) from before the command's modules load."""
+from .console import quiet_interrupt
+
+
+def main() -> None:
+    """The command: Ctrl-C quiet first (``console.quiet_interrupt``), then the modules."""
+    quiet_interrupt()
+    from .cli import main as command
+
+    command(prog_name="revoke-audit")
+
 
 if __name__ == "__main__":
-    main(prog_name="revoke-audit")
+    main()

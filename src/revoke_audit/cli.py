@@ -21,6 +21,7 @@ from .options import AuditOptions
 from .baseline import Baseline, BaselineRecorder
 from .codes import CODES, FAMILIES, families_at
 from .config import ConfigError, find_config, read_config, shown
+from .console import steady_stderr
 from .formats import Limits, iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
@@ -94,6 +95,15 @@ def exit_on_signals() -> Iterator[None]:
 
 
 class _Main(click.Group):
+    def main(self, *args, **kwargs):
+        """The command, with a stderr that cannot fail it (``console.steady_stderr``)."""
+        before = steady_stderr()
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            sys.stderr.flush()
+            sys.stderr = before
+
     def invoke(self, ctx: click.Context):
         with exit_on_signals():
             try:

@@ -81,14 +81,19 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
                    rows: bool = True) -> Iterator[Rendered]:
     jobs = resolve_jobs(jobs)
     done_file = on_file or (lambda source: None)
+    csv = None if rows else CsvText()
+
+    def here(src: str) -> Iterator[Rendered]:
+        """A source read by this process, its rows as they come."""
+        rendered = render_records(read_file(src, limits, run, plain=True), options,
+                                  runs=not rows)
+        yield from rendered if rows else _with_lines(rendered, csv)
+        done_file(src)
+
     if jobs <= 1:
         run = RunBudget(limits.run_bytes)
-        csv = None if rows else CsvText()
         for src in iter_sources(paths):
-            rendered = render_records(read_file(src, limits, run, plain=True), options,
-                                      runs=not rows)
-            yield from rendered if rows else _with_lines(rendered, csv)
-            done_file(src)
+            yield from here(src)
         return
     sources = list(iter_sources(paths))
     context = worker_context()
@@ -99,14 +104,16 @@ def _render_boards(paths: Iterable[str], options: AuditOptions, jobs: int,
             start_workers(pool, wanted)
         units, done = _submit(pool, sources, jobs, (options, limits, not rows))
         for unit in units:
-            if unit == STDIN:  # standard input is the parent's
-                yield from render_records(read_file("-", limits, run, plain=True), options)
-                done_file("-")
+            if unit[0] in _HERE:  # standard input, a large file not split: the parent's
+                yield from here("-" if unit == STDIN else unit[1])
                 continue
-            for src, rows, last in next(done):
-                yield from rows
+            for src, rendered, last in next(done):
+                yield from rendered
                 if last:
                     done_file(src)
+
+
+_HERE = (STDIN[0], "here")  # the units of work this process reads itself
 
 
 def _with_lines(rendered: Iterable[Rendered], csv: CsvText) -> Iterator[Rendered]:
@@ -125,19 +132,19 @@ def _submit(pool, sources: list[str], jobs: int, how: tuple[AuditOptions, Limits
     fails it (rare: state carried between games) is read whole after all, and the work is
     submitted again with no use made of what was started."""
     limits = how[1]
-    units = work_units(sources, jobs, limits, checked=False)
+    units = work_units(sources, jobs, limits, checked=False, here=True)
     done = _submit_units(pool, units, how)
     unsafe = frozenset(path for path in split_files(units) if not splittable(path))
     if not unsafe:
         return units, done
     done.cancel()  # the work not started is dropped; what runs ends unused
-    units = work_units(sources, jobs, limits, whole=unsafe)
+    units = work_units(sources, jobs, limits, whole=unsafe, here=True)
     return units, _submit_units(pool, units, how)
 
 
 def _submit_units(pool, units: list[tuple], how: tuple[AuditOptions, Limits, bool]) -> InOrder:
     """``how``: the options, the limits, and whether boards come back ``lean``."""
-    work = [(unit, *how) for unit in units if unit != STDIN]
+    work = [(unit, *how) for unit in units if unit[0] not in _HERE]
     with _pool_starting():
         return map_in_order(pool, _render_unit, work)
 

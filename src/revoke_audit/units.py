@@ -10,21 +10,27 @@ from .lane import render_records
 from .formats import Limits, RunBudget, read_file
 from .formats.parts import Part, cut, plan, read_part
 from .options import AuditOptions
+from .record import BoardRecord
 from .replay.coherence import NEIGHBOURS
 from .rows import Rendered
 
 STDIN = ("stdin",)
 PART_GAMES = 5000  # games of a large file in one unit of work
 PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
+# a larger file not split is read by the parent (``work_units(here=True)``): a worker would
+# hold all of its rows, and send them at once (8.7 times the file's size, in the parent too)
+PARENT_BYTES = 8 << 20
 
 
 def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = True,
-               whole: frozenset[str] = frozenset()) -> list[tuple]:
+               whole: frozenset[str] = frozenset(), here: bool = False) -> list[tuple]:
     """The run's units of work, in input order: ``("files", [path, ...])`` a batch of whole
     files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN or LIN file
     (``formats.parts``), ``STDIN``, read by the parent.  ``checked=False``: large files are
     ``cut`` into parts without ``splittable``'s check, which the caller must then make
-    (``split_files``) before it uses their rows; files in ``whole`` are not split."""
+    (``split_files``) before it uses their rows; files in ``whole`` are not split.  ``here``:
+    a file of more than ``PARENT_BYTES`` not split is ``("here", path)``, for the parent to
+    read (its rows streamed as it reads them)."""
     units: list[tuple] = []
     pending: list[str] = []
     parts_of = plan if checked else cut
@@ -34,11 +40,12 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
         pending.clear()
 
     for src in sources:
+        size = _size(src) if src != "-" else 0
         split = (parts_of(src, PART_GAMES, limits.member_bytes, NEIGHBOURS)
-                 if src != "-" and src not in whole and _size(src) >= PART_MIN_BYTES else None)
-        if src == "-" or split:
+                 if src != "-" and src not in whole and size >= PART_MIN_BYTES else None)
+        if src == "-" or split or (here and size > PARENT_BYTES):
             flush()
-            units.extend([STDIN] if src == "-" else
+            units.extend([STDIN] if src == "-" else [("here", src)] if not split else
                          [("part", p, i == len(split) - 1) for i, p in enumerate(split)])
         else:
             pending.append(src)
@@ -109,4 +116,6 @@ def render_part(part: Part, options: AuditOptions, runs: bool = False) -> list[R
     """The games of a part of a file audited and rendered; its context games (read before and
     after it) serve only as neighbours."""
     keep = range(part.skip, part.skip + part.count)
-    return list(render_records(read_part(part, plain=True), options, keep, runs))
+    short: list[BoardRecord] = []  # a row for its games not read, if the file is now shorter
+    rows = list(render_records(read_part(part, True, short.append), options, keep, runs))
+    return rows + list(render_records(short, options))

@@ -18,12 +18,16 @@ The pool is a ``concurrent.futures.ProcessPoolExecutor``, not a ``multiprocessin
 worker killed while it waited for work (``kill`` of the whole process group, the system out of
 memory) dies holding the task queue's lock, and ``Pool.terminate`` then waits for that lock for
 ever; the executor instead marks itself broken and its waiting callers get
-``BrokenProcessPool``."""
+``BrokenProcessPool``.
+
+A worker ends with its parent (``_follow_parent``): a parent killed outright (``kill -9``, the
+system out of memory) cannot end its workers, which would otherwise wait for work for ever."""
 from __future__ import annotations
 
 import gc
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import types
@@ -79,7 +83,7 @@ def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
     the pool waits for its work; left by an exception (a signal, a closed stdout), its
     processes are ended at once (``stop``)."""
     pool = ProcessPoolExecutor(jobs, mp_context=context or worker_context(),
-                               initializer=initializer, initargs=initargs)
+                               initializer=_start, initargs=(os.getpid(), initializer, initargs))
     with _quiet_when_broken(pool):
         try:
             yield pool
@@ -87,6 +91,35 @@ def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
             stop(pool)
             raise
         pool.shutdown()
+
+
+def _start(parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    """A worker's start: it ends with its parent (``_follow_parent``), then ``initializer``."""
+    _follow_parent(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _follow_parent(parent: int) -> None:
+    """This worker gets SIGKILL when its parent dies (Linux's parent-death signal), however the
+    parent dies; if it died already, before the signal was asked for, the worker ends now.
+    (Not elsewhere: there is no such signal on other systems.)  The signal follows the thread
+    that started the worker, which is the thread that gives the pool its work
+    (``map_in_order``, ``start_workers``)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes  # here: only a worker needs it
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl to call: the pool's pipes remain
+        return
+    if os.getppid() != parent:  # the parent died before the call: adopted already
+        os._exit(1)
 
 
 @contextmanager

@@ -29,12 +29,16 @@ draws the boundaries between boards (``_LIN_SPLITS`` says exactly what that take
 file).
 
 Anything else is read whole, as one unit of work.  A part carries the games around it as
-context (as many each side as the replay's neighbour window), read but not audited."""
+context (as many each side as the replay's neighbour window), read but not audited.
+
+The file is read with ordinary reads, a few megabytes at a time, never mapped: another program
+may truncate it meanwhile, and a mapped page past the new end kills the process (SIGBUS).  A
+file that changes while it is checked is not split; a part that finds the file shorter than
+when it was planned says which of its games it could not read (PS004), as the part's row."""
 from __future__ import annotations
 
 import codecs
 import io
-import mmap
 import operator
 import os
 import re
@@ -43,13 +47,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
 from types import SimpleNamespace
-from typing import Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from .. import speedups
 from ..record import BoardRecord
 from .lines import DELETED, MAX_LINE
 from .lin import read_lin
 from .pbn import read_pbn
+from .sources import unreadable
 
 _BLANK_RUN = re.compile(rb"\n(?:\r?\n)+")
 _BLANK_RUN_LF = re.compile(rb"\n\n+")  # the same in a file without CR
@@ -95,9 +100,13 @@ _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", q
 # a CR not ending a line: the line reader takes a line of nothing but CRs for a blank line,
 # which ends a game, and the blank runs above do not (such files are read whole)
 _LONE_CR = re.compile(rb"\r(?!\n)")
-_CHUNK = 1 << 22
+_CHUNK = 1 << 22  # bytes of the file read at a time by the scans
 # a charset named in the header, as the PBN lexer finds it
 _NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
+
+
+class Changed(ValueError):
+    """The file is not as it was: shorter than its plan, or changed while it was checked."""
 
 
 @dataclass(frozen=True)
@@ -136,48 +145,99 @@ def cut(path: str, games_per_part: int, max_bytes: int, context: int) -> list[Pa
         kind, first, starts = _games_of(path)
         if len(starts) <= 2 * games_per_part:
             return None
-        with _mapped(path) as data:
-            return _parts(path, kind, data, first, starts, games_per_part, context)
-    except (OSError, ValueError):
+        return _parts(path, kind, size, first, starts, games_per_part, context)
+    except (OSError, ValueError):  # Changed too: the file is read whole
         return None
 
 
 def splittable(path: str) -> bool:
     """Nothing carries from one game of the file to the next (the module says what that takes),
-    so that its parts read alone give the records the whole file gives."""
+    so that its parts read alone give the records the whole file gives.  False also when
+    the file changes while it is checked (``Changed``)."""
     try:
-        kind, first, starts = _games_of(path)
-        with _mapped(path) as data:
-            if _longest(starts, len(data)) > MAX_LINE:
+        with open(path, "rb") as fh:
+            before = os.fstat(fh.fileno())
+            kind, first, starts = _games_of(path)
+            size = before.st_size
+            if not starts or _longest(starts, size) > MAX_LINE:
                 return False  # a line the reader cuts (PS005): what follows it may carry on
+            pieces = _game_pieces(fh, starts, size)
             if kind == "lin":
-                return _scans.lin_splits(data)
-            return (_plain_text(data, first) and _plain_header(path, data[:first])
-                    and _scans.one_game_each(data, first, starts))
-    except (OSError, ValueError):
+                fits = all(_scans.lin_splits(data) for _, data, _ in pieces)
+            else:
+                fits = _pbn_splits(path, fh, first, pieces)
+            return fits and _unchanged(fh, before)
+    except (OSError, ValueError):  # Changed too
         return False
 
 
-def _lin_splits(data: mmap.mmap) -> bool:
+def _pbn_splits(path: str, fh: BinaryIO, first: int,
+                pieces: Iterator[tuple[int, bytes, list[int]]]) -> bool:
+    """The checks of a PBN file (the module's list) on its header, then on each piece of its
+    games (``_game_pieces``).  Each check on the whole file is the sum of its checks on the
+    pieces, but for a ``%`` directive at the very start of a piece (no newline before it
+    there), which ``one_game_each`` refuses anyway: a game starts with a tag."""
+    fh.seek(0)
+    header = fh.read(first)
+    if len(header) != first:
+        raise Changed(path)
+    if _byte_order_mark(header) or not (_scans.plain_bytes(header, first)
+                                        and _plain_header(path, header)):
+        return False
+    decoder = _decoder(header)
+    for start, data, starts in pieces:
+        if start == 0 and _byte_order_mark(data):  # no header: the first game's start
+            return False
+        if not (_plain_text(data) and _decodes(decoder, data)
+                and _scans.one_game_each(data, 0, [s - start for s in starts])):
+            return False
+    return decoder is None or _decodes(decoder, b"", final=True)
+
+
+def _byte_order_mark(data: bytes) -> bool:
+    """The file starts with a byte order mark (UTF-8, UTF-16)."""
+    return data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff")
+
+
+def _game_pieces(fh: BinaryIO, starts: list[int], size: int
+                 ) -> Iterator[tuple[int, bytes, list[int]]]:
+    """The file from ``starts[0]`` to ``size`` in pieces of whole games, each about
+    ``_CHUNK`` bytes (more when a game is larger): its first byte, its bytes and the starts of
+    its games.  ``Changed`` when the file is shorter."""
+    i = 0
+    while i < len(starts):
+        j = bisect_right(starts, starts[i] + _CHUNK, i + 1)
+        end = starts[j] if j < len(starts) else size
+        fh.seek(starts[i])
+        data = fh.read(end - starts[i])
+        if len(data) != end - starts[i]:
+            raise Changed(fh.name)
+        yield starts[i], data, starts[i:j]
+        i = j
+
+
+def _unchanged(fh: BinaryIO, before: os.stat_result) -> bool:
+    """The open file still has the size and time of change it had (``before``)."""
+    now = os.fstat(fh.fileno())
+    return (now.st_size, now.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+def _lin_splits(data: bytes) -> bool:
     """Every line of a LIN file one whole board (``_LIN_SPLITS``).  The twin of
     ``_speedups.lin_splits``, used when that was not built."""
     return bool(_LIN_SPLITS.fullmatch(data))
 
 
-def _plain_text(data: mmap.mmap, first: int) -> bool:
-    """A PBN file's text after its header carries nothing from line to line or game to game:
-    no byte order mark, ``{`` comment, ``%`` directive, inherited value, CR that ends no line,
-    control character, or line the reader decodes by its fallback (the module's list)."""
-    if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+def _plain_text(data: bytes) -> bool:
+    """Games of a PBN file (after its header) that carry nothing from line to line or game to
+    game: no ``{`` comment, ``%`` directive, inherited value, CR that ends no line or control
+    character (the module's list)."""
+    if not _scans.plain_bytes(data, 0):
         return False
-    if not _scans.plain_bytes(data, first):
-        return False
-    if data.find(b"#", first) >= 0 and _INHERITS.search(data, first):
-        return False
-    return _decodes_alike(data, first)
+    return not (data.find(b"#") >= 0 and _INHERITS.search(data))
 
 
-def _plain_bytes(data: mmap.mmap, first: int) -> bool:
+def _plain_bytes(data: bytes, first: int) -> bool:
     """No control character the line reader deletes (``_has_deleted``), and from ``first``
     on no ``{``, no ``%`` after a newline and no CR that ends no line.  The twin of
     ``_speedups.plain_bytes``, used when that was not built."""
@@ -193,7 +253,7 @@ def _longest(starts: list[int], size: int) -> int:
     return max(max(map(operator.sub, starts[1:], starts), default=0), size - starts[-1])
 
 
-def _has_deleted(data: mmap.mmap) -> bool:
+def _has_deleted(data: bytes) -> bool:
     """Does the file hold a control character that the line reader deletes (so that a line
     of them reads as a blank line, which ends a game)?  Read in chunks: ``translate`` is four
     times faster than a regular expression's search."""
@@ -204,36 +264,43 @@ def _has_deleted(data: mmap.mmap) -> bool:
     return False
 
 
-def _decodes_alike(data: mmap.mmap, first: int) -> bool:
-    """Does every line after the header decode without the reader's cp1252 fallback?  Its
-    PS002 is said once per file, so a part would say it again.  In the charset the header
-    names (the reader's pattern), else UTF-8."""
-    named = _NAMED_CHARSET.search(data[:first])
-    if named is None and _scans.ascii_from(data, first):
+def _decoder(header: bytes) -> codecs.IncrementalDecoder | None:
+    """The decoder of the games after ``header``: the charset the header names (the reader's
+    pattern), else UTF-8 (``UTF8``); None for a charset unknown (the header's PS122 keeps the
+    file whole already).  The games must decode without the reader's cp1252 fallback, whose
+    PS002 is said once per file (a part would say it again)."""
+    named = _NAMED_CHARSET.search(header)
+    if named is None:
+        return _UTF8()
+    try:
+        return codecs.getincrementaldecoder(named.group(1).decode())()
+    except LookupError:
+        return None
+
+
+class _UTF8(codecs.getincrementaldecoder("utf-8")):
+    """UTF-8 when no charset is named: pieces of ASCII need no decoding (a piece ends with a
+    newline, where the decoder holds nothing back)."""
+
+
+def _decodes(decoder: codecs.IncrementalDecoder | None, data: bytes, final: bool = False
+             ) -> bool:
+    """``data``, the next bytes of the games, decode."""
+    if decoder is None:
+        return False
+    if type(decoder) is _UTF8 and _scans.ascii_from(data, 0):
         return True  # ASCII is UTF-8: nothing to decode
     try:
-        decoder = codecs.getincrementaldecoder(named.group(1).decode() if named else "utf-8")()
-    except LookupError:  # the header's PS122 keeps the file whole already
-        return False
-    try:
-        for start in range(first, len(data), _CHUNK):
-            decoder.decode(data[start:start + _CHUNK])
-        decoder.decode(b"", final=True)
+        decoder.decode(data, final)
     except UnicodeDecodeError:
         return False
     return True
 
 
-def _ascii_from(data: mmap.mmap, first: int) -> bool:
+def _ascii_from(data: bytes, first: int) -> bool:
     """Every byte from ``first`` on below 0x80.  The twin of ``_speedups.ascii_from``, used
     when that was not built."""
     return data[first:].isascii()
-
-
-def _mapped(path: str) -> mmap.mmap:
-    """The file's bytes, mapped (not read: a large file costs no memory of its own)."""
-    with open(path, "rb") as fh:
-        return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def _games_of(path: str) -> tuple[str, int, list[int]]:
@@ -245,39 +312,74 @@ def _games_of(path: str) -> tuple[str, int, list[int]]:
 
 @lru_cache(maxsize=1)
 def _games_cached(path: str, size: int, mtime_ns: int) -> tuple[str, int, list[int]]:
-    with _mapped(path) as data:
-        return _games(data)
+    with open(path, "rb") as fh:
+        return _games_read(fh)
 
 
-def _games(data: mmap.mmap) -> tuple[str, int, list[int]]:
+def _games(data: bytes) -> tuple[str, int, list[int]]:
+    """``_games_read`` of bytes in memory."""
+    return _games_read(io.BytesIO(data))
+
+
+def _games_read(fh: BinaryIO) -> tuple[str, int, list[int]]:
     """The file's kind, the end of its header and where each game starts: each line of a LIN
-    file, each block after a run of blank lines of a PBN file."""
-    if data[:3] in (b"pn|", b"qx|", b"md|"):
-        starts = [0] + [m.end() for m in _NEWLINE.finditer(data)]
-        if starts[-1] >= len(data):
-            starts.pop()  # the file ends with a newline
-        return "lin", 0, starts
-    first = data.find(b"\n[") + 1 if not data[:1] == b"[" else 0
-    starts = [first] + _scans.blank_runs(data, first)
-    if starts[-1] >= len(data):
-        starts.pop()  # the file ends with blank lines
-    return "pbn", first, starts
+    file, each block after a run of blank lines of a PBN file (the header ends before the
+    first line that starts with ``[``; none: at 0).  Read in pieces (``_content_pieces``)."""
+    head = fh.read(3)
+    lin = head in (b"pn|", b"qx|", b"md|")
+    first = 0 if lin or head[:1] == b"[" else None
+    starts, size = [0] if lin else [], 0
+    for offset, data in _content_pieces(fh):
+        size = offset + len(data)
+        if lin:
+            starts.extend(offset + m.end() for m in _NEWLINE.finditer(data))
+            continue
+        if first is None and (found := data.find(b"\n[")) >= 0:
+            first = offset + found + 1
+        starts.extend(offset + end for end in _scans.blank_runs(data, 0))
+    if not lin:
+        first = first or 0
+        starts = [first] + [s for s in starts if s > first]  # the runs from the header's end
+    if starts and starts[-1] >= size:
+        starts.pop()  # the file ends with a newline (LIN), with blank lines (PBN)
+    return "lin" if lin else "pbn", first, starts
 
 
-def _blank_runs(data: mmap.mmap, first: int) -> list[int]:
+def _content_pieces(fh: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """The file from its start in pieces of about ``_CHUNK`` bytes, each with its offset, each
+    cut after a byte that ends no line: no run of line ends, nor a newline and the byte after
+    it, is split between two pieces.  But for a run of line ends longer than ``_CHUNK``
+    (hostile: held whole, it would cost memory and time as the square of its size), cut where
+    the piece is full: a game then seems to start inside the run, with a blank line, which
+    ``splittable`` refuses, so the file is read whole."""
+    fh.seek(0)
+    offset, held = 0, b""
+    while chunk := fh.read(_CHUNK):
+        data = held + chunk
+        cut = len(data.rstrip(b"\r\n"))
+        if not cut and len(data) >= _CHUNK:
+            cut = len(data)
+        if cut:
+            yield offset, data[:cut]
+        offset, held = offset + cut, data[cut:]
+    if held:
+        yield offset, held
+
+
+def _blank_runs(data: bytes, first: int) -> list[int]:
     """The end of each run of blank lines from ``first`` on.  The twin of
     ``_speedups.blank_runs``, used when that was not built."""
     blank_run = _BLANK_RUN if data.find(b"\r") >= 0 else _BLANK_RUN_LF  # the latter: faster
     return [m.end() for m in blank_run.finditer(data, first)]
 
 
-def _newlines(data: mmap.mmap, start: int, end: int) -> int:
+def _newlines(data: bytes, start: int, end: int) -> int:
     """The newlines in ``data[start:end]`` (positions from 0).  The twin of
     ``_speedups.newlines``, used when that was not built."""
     return data[start:end].count(b"\n")
 
 
-def _one_game_each(data: mmap.mmap, first: int, starts: list[int]) -> bool:
+def _one_game_each(data: bytes, first: int, starts: list[int]) -> bool:
     """Every block (from each of ``starts`` to the next) starts with a tag and holds one
     ``Deal`` tag and at most one ``Event`` and one ``Board``, and no ``[`` keeps the file whole
     (``_TAG_SCAN``); worked out from the tags' positions in the whole file (a block's index:
@@ -302,7 +404,7 @@ def _one_game_each(data: mmap.mmap, first: int, starts: list[int]) -> bool:
     return True
 
 
-def _tags(data: mmap.mmap, first: int) -> tuple[list[int], list[int], list[int]] | None:
+def _tags(data: bytes, first: int) -> tuple[list[int], list[int], list[int]] | None:
     """Where the Event, Board and Deal tags are, from byte ``first`` on (``_TAG_SCAN``); None
     at a ``[`` that keeps the file whole."""
     found: dict[bytes, list[int]] = {b"Event": [], b"Board": [], b"Deal": []}
@@ -321,41 +423,84 @@ def _plain_header(path: str, header: bytes) -> bool:
     return not records and not diagnostics and b"\r" not in header
 
 
-def _parts(path: str, kind: str, data: mmap.mmap, header: int, starts: list[int],
+def _parts(path: str, kind: str, size: int, header: int, starts: list[int],
            games_per_part: int, context: int) -> list[Part]:
     n = len(starts)
-    out = []
-    line, counted = 1, 0  # the line number at byte ``counted``
+    spans = []
     for first in range(0, n, games_per_part):
         count = min(games_per_part, n - first)
         lo, hi = max(0, first - context), min(n, first + count + context)
-        start = starts[lo]
-        end = starts[hi] if hi < n else len(data)
-        line += _scans.newlines(data, counted, start)
-        counted = start
-        out.append(Part(path, kind, header, start, end, line, lo, first - lo, count))
+        spans.append((starts[lo], starts[hi] if hi < n else size, lo, first - lo, count))
+    lines = _lines_at(path, [span[0] for span in spans])
+    return [Part(path, kind, header, start, end, line, lo, skip, count)
+            for (start, end, lo, skip, count), line in zip(spans, lines)]
+
+
+def _lines_at(path: str, positions: list[int]) -> list[int]:
+    """The line number of each byte of ``positions`` (in order), counting the newlines before
+    it.  ``Changed`` when the file ends before the last."""
+    out, line, at = [], 1, 0
+    with open(path, "rb") as fh:
+        for position in positions:
+            while at < position:
+                data = fh.read(min(_CHUNK, position - at))
+                if not data:
+                    raise Changed(path)
+                line += _scans.newlines(data, 0, len(data))
+                at += len(data)
+            out.append(line)
     return out
 
 
-def read_part(part: Part, plain: bool = False) -> Iterator[BoardRecord]:
+def read_part(part: Part, plain: bool = False,
+              short: Callable[[BoardRecord], None] | None = None) -> Iterator[BoardRecord]:
     """The records of a part, context included, numbered as in the whole file: the header
     (PBN), a blank line standing for the lines skipped, then the part's bytes from line
     ``part.line`` on.  The header's lines are numbered to end just before that blank line, not
     from 1: they give no record or diagnostic (``splittable``), so their numbers are never
     seen, and the reader need not read millions of blank lines to reach a part at the end of
-    a large file.  ``plain``: as for ``read_pbn`` and ``read_lin``."""
+    a large file.  ``plain``: as for ``read_pbn`` and ``read_lin``.
+
+    A file now shorter than its plan (truncated since) may leave games of the part unread:
+    then a last record says which (``shortfall``), given to ``short`` if given, else yielded."""
     with open(part.path, "rb") as fh:
         header = fh.read(part.header)
         fh.seek(part.start)
         body = fh.read(part.end - part.start)
+        size = os.fstat(fh.fileno()).st_size
     gap = part.line - 1 - header.count(b"\n")  # lines between the header and the part
     if gap > 0:
         header += b"\n"  # a run of blank lines reads as one
         gap -= 1
     stream = io.BytesIO(header + body)
     read = read_lin if part.kind == "lin" else read_pbn
-    yield from read(stream, part.path, games_before=part.games_before, plain=plain,
-                    first_line=1 + gap)
+    records = read(stream, part.path, games_before=part.games_before, plain=plain,
+                   first_line=1 + gap)
+    if len(header) == part.header and len(body) == part.end - part.start:
+        yield from records
+        return
+    games = 0
+    for games, record in enumerate(records, 1):
+        yield record
+    missing = shortfall(part, games, size, part.line + body.count(b"\n"))
+    if missing is not None:
+        if short is None:
+            yield missing
+        else:
+            short(missing)
+
+
+def shortfall(part: Part, games: int, size: int, line: int) -> BoardRecord | None:
+    """The row of the games of ``part`` not read, the file now ``size`` bytes, when it gave
+    ``games`` of the part's games, context included (the last read on line ``line``), or None
+    when all were."""
+    first = part.games_before + max(games, part.skip) + 1  # game numbers count from 1
+    last = part.games_before + part.skip + part.count
+    if first > last:
+        return None
+    return unreadable(part.path, "PS004", f"the file is now {size} bytes, shorter than when it "
+                      f"was split for --jobs (changed while it was read): games {first} to "
+                      f"{last} were not read", line, first)
 
 
 # The scans above, in C when built (``speedups``), else their Python twins.

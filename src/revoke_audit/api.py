@@ -1,0 +1,61 @@
+"""The library's API over the run: ``audit_paths`` and its ``AuditResult`` (exported by the
+package, ``revoke_audit.audit_paths``)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .baseline import Baseline
+from .formats import Limits
+from .options import AuditOptions
+from .selection import Selection
+from .table_facts import TableFacts, read_table_facts
+
+
+@dataclass
+class AuditResult:
+    boards: "object"  # pandas.DataFrame
+    findings: "object"  # pandas.DataFrame
+
+
+def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
+                discovered: str = "after-round", equity: bool = True, jobs: int = 1, *,
+                select: Sequence[str] | None = None,
+                ignore: Sequence[str] | None = None, extend_select: Sequence[str] | None = None,
+                baseline: str | os.PathLike | None = None,
+                table_facts: "str | os.PathLike | TableFacts | None" = None,
+                limits: Limits | None = None, engine: str = "local",
+                client: object = None) -> AuditResult:
+    """Audit every board under ``paths``; typed DataFrames with the report columns.
+
+    ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
+    or prefixes (``"RV"``, ``"RC015"``), as ``--select`` on the command line.  ``baseline``: a
+    file written by ``--write-baseline``; findings in it are left out.  ValueError for an
+    unknown ``laws``, ``discovered``, code or prefix, or an unreadable baseline.  ``table_facts``:
+    a director's log (a path, or ``read_table_facts``' result); a malformed one raises
+    ``TableFactsError`` (a ``ValueError``) before anything is audited.  ``limits``:
+    ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like).
+    ``engine="dask"``: audit on a Dask cluster (the ``dask`` extra): ``client``, a
+    ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs."""
+    from .frames import frame_of
+    from .rows import BOARD_COLUMNS, FINDING_COLUMNS
+    from .run import render_sources
+    from .selection import screen
+
+    options = AuditOptions(laws, discovered, equity, _log(table_facts))
+    selection = Selection.of(select, ignore, extend_select)
+    known = Baseline.load(baseline) if baseline is not None else None
+    boards, findings = [], []
+    rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
+    for r in screen(rendered, selection, known):
+        if r.row is not None:
+            boards.append(r.row)
+        findings.extend(r.findings)
+    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))
+
+
+def _log(table_facts: "str | os.PathLike | TableFacts | None") -> TableFacts | None:
+    if table_facts is None or isinstance(table_facts, TableFacts):
+        return table_facts
+    return read_table_facts(table_facts)
