@@ -217,6 +217,8 @@ def nothing_read(monkeypatch):
     def fail(*args, **kw):
         raise AssertionError("the input was read")
     monkeypatch.setattr(revoke_audit.cli, "render_sources", fail)
+    monkeypatch.setattr(revoke_audit.cli, "read_table_facts", fail)
+    monkeypatch.setattr(revoke_audit.cli.Baseline, "load", fail)
 
 
 def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
@@ -230,9 +232,9 @@ def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["-o", "same.csv", "--findings", "same.csv"],
-     "-o and --findings name the same file (same.csv): each report needs its own"),
+     "-o and --findings name the same file (same.csv): each output needs its own"),
     (["-o", "same.csv", "--findings", "./sub/../same.csv"],
-     "-o and --findings name the same file (same.csv): each report needs its own"),
+     "-o and --findings name the same file (same.csv): each output needs its own"),
     (["-o", "-", "--findings", "-"], "-o - and --findings - both write to standard output"),
     (["-o", "-", "--format", "json"], "-o - and --format json both write to standard output"),
     (["--findings", "-", "--format", "csv"], "--findings - and --format csv both write to standard output"),
@@ -246,6 +248,67 @@ def test_usage_errors_before_anything_is_read(cli, tmp_path, nothing_read, args,
     assert r.output.splitlines()[-1] == f"Error: {message}"
     assert not (tmp_path / "same.csv").exists() and no_temp_files(tmp_path)
     assert (tmp_path / "revoke.pbn").read_bytes() == before
+
+
+LOG = "board,seat,kind,card\n"  # a director's log's header
+
+
+@pytest.mark.parametrize("setup, args, message", [
+    ([], ["d", "-o", "d/a.pbn"], "report d/a.pbn is also an input: it would be overwritten"),
+    ([], ["d", "--findings", "d/sub/../a.pbn"],
+     "report d/sub/../a.pbn is also an input: it would be overwritten"),
+    ([], ["revoke.pbn", "--write-baseline", "revoke.pbn"],
+     "baseline revoke.pbn is also an input: it would be overwritten"),
+    ([], ["revoke.pbn", "-o", "log.csv", "--table-facts", "log.csv"],
+     "report log.csv is also the director's log (--table-facts): it would be overwritten"),
+    ([], ["revoke.pbn", "--baseline", "bl.json", "--findings", "bl.json"],
+     "report bl.json is also the baseline (--baseline): it would be overwritten"),
+    ([], ["revoke.pbn", "-o", "x.csv", "--write-baseline", "x.csv"],
+     "-o and --write-baseline name the same file (x.csv): each output needs its own"),
+    ([], ["revoke.pbn", "-o", "new.csv", "--write-baseline", "alias/new.csv"],
+     "-o and --write-baseline name the same file (new.csv): each output needs its own"),
+    (["symlink"], ["revoke.pbn", "-o", "link.csv"],
+     "report link.csv is also an input: it would be overwritten"),
+    (["hardlink"], ["d", "--write-baseline", "hard.json"],
+     "baseline hard.json is also an input: it would be overwritten"),
+    ([], ["revoke.pbn", "--config", "settings.toml", "-o", "settings.toml"],
+     "report settings.toml is also the settings file: it would be overwritten"),
+    (["pyproject"], ["revoke.pbn", "--findings", "pyproject.toml"],
+     "report pyproject.toml is also the settings file: it would be overwritten"),
+])
+def test_an_output_over_any_input_or_another_output_is_a_usage_error(
+        cli, tmp_path, nothing_read, setup, args, message):
+    """Reports and the baseline are checked against every path, every file found in a folder,
+    the director's log, the baseline and the settings, by device and inode, before anything is
+    read or written."""
+    (tmp_path / "d" / "sub").mkdir(parents=True)
+    (tmp_path / "d" / "a.pbn").write_bytes(REVOKE_PBN)
+    (tmp_path / "alias").symlink_to(tmp_path)
+    (tmp_path / "log.csv").write_text(LOG)
+    (tmp_path / "bl.json").write_text('{"findings": []}')
+    (tmp_path / "x.csv").write_text("x")
+    (tmp_path / "settings.toml").write_text('quiet = true\n')
+    if "symlink" in setup:
+        (tmp_path / "link.csv").symlink_to(tmp_path / "revoke.pbn")
+    if "hardlink" in setup:
+        os.link(tmp_path / "d" / "a.pbn", tmp_path / "hard.json")
+    if "pyproject" in setup:
+        (tmp_path / "pyproject.toml").write_text('[tool.revoke-audit]\nquiet = true\n')
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    r = cli("audit", *args)
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, f"Error: {message}")
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert no_temp_files(tmp_path) and not (tmp_path / "new.csv").exists()
+
+
+def test_write_baseline_may_replace_the_baseline_it_reads(cli, tmp_path):
+    """Accepting today's state with a baseline from the settings (the README's way): the
+    baseline is read whole before anything is written, and the new one records every finding."""
+    cli("audit", "revoke.pbn", "--write-baseline", "bl.json")
+    first = (tmp_path / "bl.json").read_text()
+    r = cli("audit", "revoke.pbn", "--baseline", "bl.json", "--write-baseline", "bl.json")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "bl.json").read_text() == first
 
 
 # --- both reports or neither ------------------------------------------------------------------
