@@ -7,6 +7,7 @@ import io
 import json
 import os
 import stat
+import threading
 from importlib.metadata import version
 from pathlib import Path
 
@@ -353,6 +354,43 @@ def test_disk_full_while_writing_names_the_report(cli, tmp_path, monkeypatch):
     assert not (tmp_path / "boards.csv").exists() and no_temp_files(tmp_path)
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="names a descriptor's file")
+def test_a_baseline_that_cannot_be_written_keeps_every_old_output(cli, tmp_path, monkeypatch):
+    """The reports and the baseline are committed together or not at all; the summary does not
+    say the baseline was written, and the message names it, never its temp file."""
+    for name in ("boards.csv", "findings.csv", "known.json"):
+        (tmp_path / name).write_text(f"old {name}\n")
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        written = Path(os.readlink(f"/proc/self/fd/{fd}")).read_bytes()
+        if written.startswith(b'{\n "tool"'):  # the new baseline, complete
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    r = cli("audit", "revoke.pbn", "-o", "boards.csv", "--findings", "findings.csv",
+            "--write-baseline", "known.json")
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == "Error: cannot write known.json: No space left on device"
+    assert "baseline:" not in r.output
+    for name in ("boards.csv", "findings.csv", "known.json"):
+        assert (tmp_path / name).read_text() == f"old {name}\n"
+    assert no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("option, name", [("-o", "missing/boards.parquet"),
+                                          ("--findings", "missing/findings.parquet"),
+                                          ("--write-baseline", "missing/known.json")])
+def test_a_missing_output_folder_is_found_before_the_audit(cli, tmp_path, nothing_read, option,
+                                                          name):
+    """As for a CSV report: before a long run, not after it."""
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    r = cli("audit", "revoke.pbn", option, name)
+    assert (r.exit_code, r.output) == (2, f"Error: cannot write {name}: No such file or directory\n")
+
+
 # --- permissions ------------------------------------------------------------------------------
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
@@ -373,8 +411,84 @@ def test_reports_follow_the_umask_and_keep_an_existing_mode(cli, tmp_path):
         os.umask(old)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+@pytest.mark.parametrize("option, name", [("-o", "boards.parquet"),
+                                          ("--write-baseline", "known.json")])
+def test_parquet_and_baseline_follow_the_umask_and_keep_an_existing_mode(cli, tmp_path, option,
+                                                                         name):
+    """All outputs alike: a new one follows the umask, one written again keeps its mode."""
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    old = os.umask(0o022)
+    try:
+        cli("audit", "revoke.pbn", option, name)
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o644
+        os.chmod(tmp_path / name, 0o600)
+        cli("audit", "revoke.pbn", option, name)
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
 def test_a_device_target_is_written_in_place_not_replaced(cli):
     r = cli("audit", "revoke.pbn", "-o", "/dev/null")
     assert r.exit_code == 1
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def _read_in_thread(fifo: Path) -> tuple[threading.Thread, list[bytes]]:
+    """A reader at the other end of ``fifo``, as a pipe into another program."""
+    got: list[bytes] = []
+
+    def read():
+        with open(fifo, "rb") as fh:
+            got.append(fh.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return reader, got
+
+
+def _check_sent(option: str, data: bytes) -> None:
+    if option == "--write-baseline":
+        assert json.loads(data)["findings"][0]["code"] == "RV001"
+    else:
+        import pyarrow.parquet as pq
+        assert pq.read_table(io.BytesIO(data)).column("status").to_pylist() == ["irregular"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("option, name", [("--write-baseline", "known.json"),
+                                          ("-o", "boards.parquet")])
+def test_a_fifo_target_of_the_baseline_or_parquet_is_written_in_place(cli, tmp_path, option,
+                                                                      name):
+    """As the CSV reports are: renaming a file over a FIFO would replace it."""
+    if option == "-o":
+        pytest.importorskip("pyarrow")
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    reader, got = _read_in_thread(fifo)
+    r = cli("audit", "revoke.pbn", option, name)
+    reader.join(30)  # a safety net only: the run has ended, so has the writer
+    assert r.exit_code in (0, 1), r.output
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and no_temp_files(tmp_path)
+    _check_sent(option, got[0])
+
+
+@pytest.mark.skipif(not hasattr(os, "mknod") or os.geteuid() != 0,
+                    reason="making a device needs root")
+@pytest.mark.parametrize("option, name", [("--write-baseline", "null"), ("-o", "null.parquet")])
+def test_a_device_target_of_the_baseline_or_parquet_is_written_in_place(cli, tmp_path, option,
+                                                                        name):
+    """A twin of /dev/null made in the test's folder: as root, a rename would replace it."""
+    if option == "-o":
+        pytest.importorskip("pyarrow")
+    device = tmp_path / name
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("no right to make devices here")
+    r = cli("audit", "revoke.pbn", option, name)
+    assert r.exit_code in (0, 1), r.output
+    assert stat.S_ISCHR(os.stat(device).st_mode) and no_temp_files(tmp_path)

@@ -293,7 +293,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     read = Counter()  # hand records read, before --select and the baseline
     bar = _progress(len(sources), quiet, progress)
     try:
-        with Reports(boards, findings) as reports, closing(render_sources(
+        with Reports(boards, findings, [write_baseline] if recorder else []) as reports, \
+                closing(render_sources(
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
@@ -309,18 +310,17 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             _finish_stdout(fmt, collected)
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
-            _summary(tally, codes, fmt, known, recorder, write_baseline)
-            reports.commit()
-            if recorder is not None:
-                recorder.write(write_baseline)
+            _summary(tally, codes, fmt, known)
+            reports.commit([recorder.text()] if recorder else [])
+            if recorder is not None:  # said once it is true
+                echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
+                     err=fmt != "text")
     except ImportError as exc:  # a .parquet report without pyarrow, the dask engine without Dask
         raise SettingsError(str(exc)) from exc
     except ReportError as exc:
         if exc.target == STDOUT:
             silence_stdout()
         raise IOFailure(str(exc)) from exc
-    except OSError as exc:  # the baseline file
-        raise IOFailure(f"cannot write {write_baseline}: {exc}") from exc
     finally:
         bar.close()
     if not read["records"]:
@@ -490,7 +490,7 @@ def statistics_text(codes: Counter[str]) -> str:
     return "".join(f"{n:>{width}}  {code}  {CODES.get(code, '')}\n" for code, n in ranked)
 
 
-def _summary(tally, codes, fmt, known, recorder, write_baseline) -> None:
+def _summary(tally, codes, fmt, known) -> None:
     boards = sum(tally.values())
     families = Counter()
     for code, n in codes.items():
@@ -504,9 +504,6 @@ def _summary(tally, codes, fmt, known, recorder, write_baseline) -> None:
     if known is not None:
         text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")
-    if recorder is not None:
-        echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
-             err=fmt != "text")
 
 
 def _many(n: int, thing: str) -> str:

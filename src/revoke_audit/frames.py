@@ -9,12 +9,12 @@ tricks and scores (an unknown one is ``<NA>``, never a float), ``boolean`` for `
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Iterable, Sequence
 
 from .cards import SEATS, SUITS
 from .codes import CODES
 from .laws import EDITIONS
+from .targets import ReportError, file_target
 
 
 #: Closed sets, in their natural order; a value outside one is kept (added after them).
@@ -130,16 +130,17 @@ PARQUET_HINT = "writing Parquet needs pyarrow: pip install 'revoke-audit[parquet
 
 
 class ParquetReport:
-    """A Parquet report (typed columns): rows are kept in memory, then written to a temporary
-    file beside ``path`` when the run's reports are finished, and renamed with the others
-    (the same shape as ``report.CsvReport``, so ``report.Reports`` treats both alike)."""
+    """A Parquet report (typed columns), written to a temporary file beside ``path`` (made at
+    once, as ``report.CsvReport`` does) and renamed with the other outputs of the run; a device
+    or FIFO is written in place (``report.file_target``).  Rows are kept in memory and written
+    when the run's reports are finished."""
 
     def __init__(self, path: str, columns: tuple[str, ...]):
         if not parquet_available():
             raise ImportError(PARQUET_HINT)
         self.name, self.columns = path, tuple(columns)
         self.rows: list[dict[str, object]] = []
-        self.target = self  # finish / replace / discard, as a report's target
+        self.target = file_target(path, binary=True)
 
     def flush(self) -> None:
         """Nothing held back: the rows are written at ``finish``."""
@@ -149,33 +150,10 @@ class ParquetReport:
         self.rows.extend(rows)
 
     def finish(self) -> None:
-        frame = frame_of(self.rows, self.columns)
-        folder = os.path.dirname(os.path.abspath(self.name))
-        fd, self.tmp = tempfile.mkstemp(prefix=".revoke-audit-", suffix=".parquet", dir=folder)
-        os.close(fd)
+        """The whole report written and on disk (``Reports.commit`` then renames it)."""
+        frame, self.rows = frame_of(self.rows, self.columns), []
         try:
-            frame.to_parquet(self.tmp, index=False)
-            os.chmod(self.tmp, 0o666 & ~_umask())
-        except BaseException:
-            self.discard()
-            raise
-
-    def replace(self) -> None:
-        if getattr(self, "tmp", None):
-            os.replace(self.tmp, self.name)
-            self.tmp = None
-
-    def discard(self) -> None:
-        self.rows = []
-        if getattr(self, "tmp", None):
-            try:
-                os.unlink(self.tmp)
-            except OSError:
-                pass
-            self.tmp = None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+            frame.to_parquet(self.target.fh, index=False)
+            self.target.finish()
+        except OSError as exc:
+            raise ReportError(self.name, exc) from exc
