@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 import revoke_audit.cli
 import revoke_audit.report
+import revoke_audit.streamed_json
 from revoke_audit.cli import main
 from revoke_audit.report import director_line
 
@@ -389,6 +390,26 @@ def test_a_missing_output_folder_is_found_before_the_audit(cli, tmp_path, nothin
         pytest.importorskip("pyarrow")
     r = cli("audit", "revoke.pbn", option, name)
     assert (r.exit_code, r.output) == (2, f"Error: cannot write {name}: No such file or directory\n")
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_a_full_temporary_folder_names_the_document_it_holds(cli, tmp_path, monkeypatch, fmt):
+    """``--format json`` and ``sarif`` spool their rows in TMPDIR: when it is full, the message
+    says which output failed and where, and no report is replaced."""
+    (tmp_path / "boards.csv").write_text("old boards\n")
+
+    class Full(io.StringIO):
+        def write(self, s):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(revoke_audit.streamed_json.tempfile, "TemporaryFile",
+                        lambda *a, **kw: Full())
+    monkeypatch.setattr(revoke_audit.streamed_json.tempfile, "gettempdir", lambda: "/full")
+    r = cli("audit", "revoke.pbn", "--format", fmt, "-o", "boards.csv")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.output.splitlines()[-1] == (f"Error: cannot write the --format {fmt} document "
+                                         "(spooled in /full): No space left on device")
+    assert (tmp_path / "boards.csv").read_text() == "old boards\n" and no_temp_files(tmp_path)
 
 
 # --- permissions ------------------------------------------------------------------------------

@@ -289,10 +289,12 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     tally: Counter[str] = Counter()
     codes: Counter[str] = Counter()
     marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
-    collected = JsonSpools() if fmt in ("json", "sarif") else None
+    collected = None
     read = Counter()  # hand records read, before --select and the baseline
     bar = _progress(len(sources), quiet, progress)
     try:
+        if fmt in ("json", "sarif"):
+            collected = JsonSpools(f"the --format {fmt} document")
         with Reports(boards, findings, [write_baseline] if recorder else []) as reports, \
                 closing(render_sources(
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
