@@ -17,7 +17,8 @@ from typing import IO, Iterable, NamedTuple, Sequence
 
 
 class ReportError(Exception):
-    """A report that cannot be written; the message names the report, never a temp file."""
+    """An output (a report, the baseline, a document spooled for stdout) that cannot be
+    written; the message names it, never a temp file."""
 
     def __init__(self, target: str, exc: OSError):
         self.target = target
@@ -63,7 +64,7 @@ class FileTarget:
             raise
 
     def finish(self) -> None:
-        """Everything on disk (flushed and synced) and closed: the report is complete."""
+        """Everything on disk (flushed and synced) and closed: the output is complete."""
         self.fh.flush()
         if self.tmp is not None:
             os.fsync(self.fh.fileno())
