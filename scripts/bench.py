@@ -18,7 +18,8 @@ the largest process of the tree).  Then ``--equity``'s cost in ms per revoke, me
 process on the boards that have a revoke (audit with minus audit without the solver).
 ``--large`` is the 200,000-board mode for the ``--jobs`` and memory targets (without endplay,
 whose parsers hold the whole file: gigabytes at that size); ``--stdout-format``
-adds a single-process run per ``--format`` for its peak RSS; ``--folder`` times ``--jobs 1``
+adds a single-process run per ``--format`` for its peak RSS (one writing both reports as
+Parquet is always made: its row groups go out as they come); ``--folder`` times ``--jobs 1``
 against ``--jobs 2`` on a folder of real files (e.g. a vugraph archive slice).
 ``--unsplittable`` (and ``--large``) adds ``--jobs 1`` and ``--jobs 2`` on the PBN file made one
 that cannot be split (a ``%`` line after its first game): the parent reads it (aim: peak RSS
@@ -175,6 +176,13 @@ def audit_argv(path: str, folder: str, jobs: int, *extra: str) -> list[str]:
                               "--jobs", str(jobs), "-q", *extra]
 
 
+def parquet_argv(path: str, folder: str) -> list[str]:
+    """A single-process audit writing both reports as Parquet (aim: under 150 MB at 200,000
+    boards, as CSV)."""
+    return audit_command() + ["audit", path, "-o", os.path.join(folder, "boards.parquet"),
+                              "--findings", os.path.join(folder, "findings.parquet"), "-q"]
+
+
 # --- equity ------------------------------------------------------------------------------------
 
 def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
@@ -265,6 +273,8 @@ def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
     for out in args.stdout_format:
         r = best(audit_argv(path, tmp, 1, "--format", out), args.repeat)
         _line(f"{fmt.upper()} audit --format {out}", boards, r, base)
+    _line(f"{fmt.upper()} audit -o .parquet", boards, best(parquet_argv(path, tmp), args.repeat),
+          base)
 
 
 def _bench_unsplittable(path: str, tmp: str, boards: int, repeat: int) -> None:

@@ -134,6 +134,59 @@ def test_parquet_reports_are_typed(tmp_path):
     assert not list(tmp_path.glob(".revoke-audit-*"))
 
 
+def test_parquet_reports_are_written_in_row_groups_as_the_rows_come(tmp_path, monkeypatch):
+    """A Parquet report holds one row group in memory, never the run: with groups of 2 rows,
+    the file has many, and reads back as the run's frame."""
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+    import revoke_audit.frames
+
+    held = []
+    write_rows = revoke_audit.frames.ParquetReport.write_rows
+
+    def watched(self, rows, text=None):
+        write_rows(self, rows, text)
+        held.append(len(self.rows))
+
+    monkeypatch.setattr(revoke_audit.frames, "ROW_GROUP", 2)
+    monkeypatch.setattr(revoke_audit.frames.ParquetReport, "write_rows", watched)
+    boards, findings = tmp_path / "boards.parquet", tmp_path / "findings.parquet"
+    CliRunner().invoke(main, ["audit", *SAMPLE, "-o", str(boards), "--findings", str(findings)])
+    result = audit_paths(SAMPLE)
+    assert len(result.boards) > 4 and max(held) < 2
+    assert pq.ParquetFile(boards).num_row_groups == (len(result.boards) + 1) // 2
+    pd.testing.assert_frame_equal(pd.read_parquet(boards), result.boards)
+    pd.testing.assert_frame_equal(load_report(findings), result.findings)
+
+
+def test_parquet_rows_are_typed_as_frames_are_without_pandas(tmp_path):
+    """Cells as ``typed`` makes them (empty ones null, numbers given as text, a value outside
+    a closed set, text that is not ASCII), written without importing pandas."""
+    pytest.importorskip("pyarrow")
+    code = textwrap.dedent("""
+        import sys
+        from revoke_audit.frames import ParquetReport
+        from revoke_audit.rows import BOARD_COLUMNS
+        report = ParquetReport(sys.argv[1], BOARD_COLUMNS)
+        report.write_rows([dict.fromkeys(BOARD_COLUMNS) | {"source": "a", "status": "odd",
+                                                           "line": 3, "board": 7, "dealer": "N"},
+                           dict.fromkeys(BOARD_COLUMNS, "") | {"status": "clean", "line": "4",
+                                                               "source": "é=x", "vul": "All"}])
+        report.finish()
+        report.replace()
+        assert "pandas" not in sys.modules
+    """)
+    out = tmp_path / "b.parquet"
+    subprocess.run([sys.executable, "-c", code, str(out)], check=True)
+    from revoke_audit.frames import frame_of
+    from revoke_audit.rows import BOARD_COLUMNS
+    rows = [dict.fromkeys(BOARD_COLUMNS) | {"source": "a", "status": "odd", "line": 3,
+                                            "board": 7, "dealer": "N"},
+            dict.fromkeys(BOARD_COLUMNS, "") | {"status": "clean", "line": "4", "source": "é=x",
+                                                "vul": "All"}]
+    pd.testing.assert_frame_equal(pd.read_parquet(out), frame_of(rows, BOARD_COLUMNS))
+
+
 def test_parquet_without_pyarrow_is_a_one_line_error(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now fails
     r = CliRunner().invoke(main, ["audit", SAMPLE[1], "-o", str(tmp_path / "b.parquet")])

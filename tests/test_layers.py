@@ -19,7 +19,7 @@ LAYERS = [
     ["director", "rows", "selection", "baseline"],
     ["lane"],
     ["units"],
-    ["report", "sarif", "streamed_json", "frames"],
+    ["report", "sarif", "streamed_json", "frames", "targets"],
     ["workers", "run", "dask_engine"],
     ["explain", "config", "api", "console", "cli", "__init__", "__main__"],
 ]

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import stat
+import threading
 from importlib.metadata import version
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 
 import revoke_audit.cli
 import revoke_audit.report
+import revoke_audit.streamed_json
 from revoke_audit.cli import main
 from revoke_audit.report import director_line
 
@@ -227,6 +229,8 @@ def nothing_read(monkeypatch):
     def fail(*args, **kw):
         raise AssertionError("the input was read")
     monkeypatch.setattr(revoke_audit.cli, "render_sources", fail)
+    monkeypatch.setattr(revoke_audit.cli, "read_table_facts", fail)
+    monkeypatch.setattr(revoke_audit.cli.Baseline, "load", fail)
 
 
 def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
@@ -240,9 +244,9 @@ def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["-o", "same.csv", "--findings", "same.csv"],
-     "-o and --findings name the same file (same.csv): each report needs its own"),
+     "-o and --findings name the same file (same.csv): each output needs its own"),
     (["-o", "same.csv", "--findings", "./sub/../same.csv"],
-     "-o and --findings name the same file (same.csv): each report needs its own"),
+     "-o and --findings name the same file (same.csv): each output needs its own"),
     (["-o", "-", "--findings", "-"], "-o - and --findings - both write to standard output"),
     (["-o", "-", "--format", "json"], "-o - and --format json both write to standard output"),
     (["--findings", "-", "--format", "csv"], "--findings - and --format csv both write to standard output"),
@@ -256,6 +260,67 @@ def test_usage_errors_before_anything_is_read(cli, tmp_path, nothing_read, args,
     assert r.output.splitlines()[-1] == f"Error: {message}"
     assert not (tmp_path / "same.csv").exists() and no_temp_files(tmp_path)
     assert (tmp_path / "revoke.pbn").read_bytes() == before
+
+
+LOG = "board,seat,kind,card\n"  # a director's log's header
+
+
+@pytest.mark.parametrize("setup, args, message", [
+    ([], ["d", "-o", "d/a.pbn"], "report d/a.pbn is also an input: it would be overwritten"),
+    ([], ["d", "--findings", "d/sub/../a.pbn"],
+     "report d/sub/../a.pbn is also an input: it would be overwritten"),
+    ([], ["revoke.pbn", "--write-baseline", "revoke.pbn"],
+     "baseline revoke.pbn is also an input: it would be overwritten"),
+    ([], ["revoke.pbn", "-o", "log.csv", "--table-facts", "log.csv"],
+     "report log.csv is also the director's log (--table-facts): it would be overwritten"),
+    ([], ["revoke.pbn", "--baseline", "bl.json", "--findings", "bl.json"],
+     "report bl.json is also the baseline (--baseline): it would be overwritten"),
+    ([], ["revoke.pbn", "-o", "x.csv", "--write-baseline", "x.csv"],
+     "-o and --write-baseline name the same file (x.csv): each output needs its own"),
+    ([], ["revoke.pbn", "-o", "new.csv", "--write-baseline", "alias/new.csv"],
+     "-o and --write-baseline name the same file (new.csv): each output needs its own"),
+    (["symlink"], ["revoke.pbn", "-o", "link.csv"],
+     "report link.csv is also an input: it would be overwritten"),
+    (["hardlink"], ["d", "--write-baseline", "hard.json"],
+     "baseline hard.json is also an input: it would be overwritten"),
+    ([], ["revoke.pbn", "--config", "settings.toml", "-o", "settings.toml"],
+     "report settings.toml is also the settings file: it would be overwritten"),
+    (["pyproject"], ["revoke.pbn", "--findings", "pyproject.toml"],
+     "report pyproject.toml is also the settings file: it would be overwritten"),
+])
+def test_an_output_over_any_input_or_another_output_is_a_usage_error(
+        cli, tmp_path, nothing_read, setup, args, message):
+    """Reports and the baseline are checked against every path, every file found in a folder,
+    the director's log, the baseline and the settings, by device and inode, before anything is
+    read or written."""
+    (tmp_path / "d" / "sub").mkdir(parents=True)
+    (tmp_path / "d" / "a.pbn").write_bytes(REVOKE_PBN)
+    (tmp_path / "alias").symlink_to(tmp_path)
+    (tmp_path / "log.csv").write_text(LOG)
+    (tmp_path / "bl.json").write_text('{"findings": []}')
+    (tmp_path / "x.csv").write_text("x")
+    (tmp_path / "settings.toml").write_text('quiet = true\n')
+    if "symlink" in setup:
+        (tmp_path / "link.csv").symlink_to(tmp_path / "revoke.pbn")
+    if "hardlink" in setup:
+        os.link(tmp_path / "d" / "a.pbn", tmp_path / "hard.json")
+    if "pyproject" in setup:
+        (tmp_path / "pyproject.toml").write_text('[tool.revoke-audit]\nquiet = true\n')
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    r = cli("audit", *args)
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, f"Error: {message}")
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert no_temp_files(tmp_path) and not (tmp_path / "new.csv").exists()
+
+
+def test_write_baseline_may_replace_the_baseline_it_reads(cli, tmp_path):
+    """Accepting today's state with a baseline from the settings (the README's way): the
+    baseline is read whole before anything is written, and the new one records every finding."""
+    cli("audit", "revoke.pbn", "--write-baseline", "bl.json")
+    first = (tmp_path / "bl.json").read_text()
+    r = cli("audit", "revoke.pbn", "--baseline", "bl.json", "--write-baseline", "bl.json")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "bl.json").read_text() == first
 
 
 # --- both reports or neither ------------------------------------------------------------------
@@ -301,6 +366,63 @@ def test_disk_full_while_writing_names_the_report(cli, tmp_path, monkeypatch):
     assert not (tmp_path / "boards.csv").exists() and no_temp_files(tmp_path)
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="names a descriptor's file")
+def test_a_baseline_that_cannot_be_written_keeps_every_old_output(cli, tmp_path, monkeypatch):
+    """The reports and the baseline are committed together or not at all; the summary does not
+    say the baseline was written, and the message names it, never its temp file."""
+    for name in ("boards.csv", "findings.csv", "known.json"):
+        (tmp_path / name).write_text(f"old {name}\n")
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        written = Path(os.readlink(f"/proc/self/fd/{fd}")).read_bytes()
+        if written.startswith(b'{\n "tool"'):  # the new baseline, complete
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    r = cli("audit", "revoke.pbn", "-o", "boards.csv", "--findings", "findings.csv",
+            "--write-baseline", "known.json")
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == "Error: cannot write known.json: No space left on device"
+    assert "baseline:" not in r.output
+    for name in ("boards.csv", "findings.csv", "known.json"):
+        assert (tmp_path / name).read_text() == f"old {name}\n"
+    assert no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("option, name", [("-o", "missing/boards.parquet"),
+                                          ("--findings", "missing/findings.parquet"),
+                                          ("--write-baseline", "missing/known.json")])
+def test_a_missing_output_folder_is_found_before_the_audit(cli, tmp_path, nothing_read, option,
+                                                          name):
+    """As for a CSV report: before a long run, not after it."""
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    r = cli("audit", "revoke.pbn", option, name)
+    assert (r.exit_code, r.output) == (2, f"Error: cannot write {name}: No such file or directory\n")
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_a_full_temporary_folder_names_the_document_it_holds(cli, tmp_path, monkeypatch, fmt):
+    """``--format json`` and ``sarif`` spool their rows in TMPDIR: when it is full, the message
+    says which output failed and where, and no report is replaced."""
+    (tmp_path / "boards.csv").write_text("old boards\n")
+
+    class Full(io.StringIO):
+        def write(self, s):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(revoke_audit.streamed_json.tempfile, "TemporaryFile",
+                        lambda *a, **kw: Full())
+    monkeypatch.setattr(revoke_audit.streamed_json.tempfile, "gettempdir", lambda: "/full")
+    r = cli("audit", "revoke.pbn", "--format", fmt, "-o", "boards.csv")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.output.splitlines()[-1] == (f"Error: cannot write the --format {fmt} document "
+                                         "(spooled in /full): No space left on device")
+    assert (tmp_path / "boards.csv").read_text() == "old boards\n" and no_temp_files(tmp_path)
+
+
 # --- permissions ------------------------------------------------------------------------------
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
@@ -321,8 +443,84 @@ def test_reports_follow_the_umask_and_keep_an_existing_mode(cli, tmp_path):
         os.umask(old)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+@pytest.mark.parametrize("option, name", [("-o", "boards.parquet"),
+                                          ("--write-baseline", "known.json")])
+def test_parquet_and_baseline_follow_the_umask_and_keep_an_existing_mode(cli, tmp_path, option,
+                                                                         name):
+    """All outputs alike: a new one follows the umask, one written again keeps its mode."""
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    old = os.umask(0o022)
+    try:
+        cli("audit", "revoke.pbn", option, name)
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o644
+        os.chmod(tmp_path / name, 0o600)
+        cli("audit", "revoke.pbn", option, name)
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
 def test_a_device_target_is_written_in_place_not_replaced(cli):
     r = cli("audit", "revoke.pbn", "-o", "/dev/null")
     assert r.exit_code == 1
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def _read_in_thread(fifo: Path) -> tuple[threading.Thread, list[bytes]]:
+    """A reader at the other end of ``fifo``, as a pipe into another program."""
+    got: list[bytes] = []
+
+    def read():
+        with open(fifo, "rb") as fh:
+            got.append(fh.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return reader, got
+
+
+def _check_sent(option: str, data: bytes) -> None:
+    if option == "--write-baseline":
+        assert json.loads(data)["findings"][0]["code"] == "RV001"
+    else:
+        import pyarrow.parquet as pq
+        assert pq.read_table(io.BytesIO(data)).column("status").to_pylist() == ["irregular"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("option, name", [("--write-baseline", "known.json"),
+                                          ("-o", "boards.parquet")])
+def test_a_fifo_target_of_the_baseline_or_parquet_is_written_in_place(cli, tmp_path, option,
+                                                                      name):
+    """As the CSV reports are: renaming a file over a FIFO would replace it."""
+    if option == "-o":
+        pytest.importorskip("pyarrow")
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    reader, got = _read_in_thread(fifo)
+    r = cli("audit", "revoke.pbn", option, name)
+    reader.join(30)  # a safety net only: the run has ended, so has the writer
+    assert r.exit_code in (0, 1), r.output
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and no_temp_files(tmp_path)
+    _check_sent(option, got[0])
+
+
+@pytest.mark.skipif(not hasattr(os, "mknod") or os.geteuid() != 0,
+                    reason="making a device needs root")
+@pytest.mark.parametrize("option, name", [("--write-baseline", "null"), ("-o", "null.parquet")])
+def test_a_device_target_of_the_baseline_or_parquet_is_written_in_place(cli, tmp_path, option,
+                                                                        name):
+    """A twin of /dev/null made in the test's folder: as root, a rename would replace it."""
+    if option == "-o":
+        pytest.importorskip("pyarrow")
+    device = tmp_path / name
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("no right to make devices here")
+    r = cli("audit", "revoke.pbn", option, name)
+    assert r.exit_code in (0, 1), r.output
+    assert stat.S_ISCHR(os.stat(device).st_mode) and no_temp_files(tmp_path)

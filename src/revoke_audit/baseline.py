@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 
 VERSION = 1
@@ -64,7 +63,7 @@ class Baseline:
 
 
 class BaselineRecorder:
-    """Collects findings rows as they pass (``keep`` always says yes) and writes them out."""
+    """Collects findings rows as they pass (``keep`` always says yes), for ``text``."""
 
     def __init__(self) -> None:
         self.keys: Counter[Key] = Counter()
@@ -77,29 +76,18 @@ class BaselineRecorder:
     def count(self) -> int:
         return sum(self.keys.values())
 
-    def write(self, path: str | os.PathLike) -> None:
-        """Write the baseline to ``path`` atomically (a temporary file, then a rename)."""
-        write_baseline(self.keys, path)
+    def text(self) -> str:
+        """The baseline file of the findings seen (``baseline_text``)."""
+        return baseline_text(self.keys)
 
 
-def write_baseline(keys: Counter[Key], path: str | os.PathLike) -> None:
-    """Write counted keys as a baseline file, one entry a line, atomically."""
+def baseline_text(keys: Counter[Key]) -> str:
+    """Counted keys as a baseline file, one entry a line (``report.Reports`` writes it with the
+    reports: all of them, or none)."""
     entries = [json.dumps(dict(zip(KEY_FIELDS, key), count=n), ensure_ascii=False)
                for key, n in sorted(keys.items(), key=lambda kv: _sort_key(kv[0])) if n > 0]
     body = "[\n  " + ",\n  ".join(entries) + "\n ]" if entries else "[]"
-    text = f'{{\n "tool": "revoke-audit",\n "version": {VERSION},\n "findings": {body}\n}}\n'
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".revoke-audit-", suffix=".json", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    return f'{{\n "tool": "revoke-audit",\n "version": {VERSION},\n "findings": {body}\n}}\n'
 
 
 def _sort_key(key: Key) -> tuple:

@@ -28,6 +28,7 @@ from .report import (STDOUT, ReportError, Reports, director_line, echo, github_l
                      silence_stdout, text_line)
 from .run import render_sources
 from .sarif import write_sarif
+from .targets import Input, Output, clash
 from .streamed_json import JsonSpools, placeholder, write_document
 from .selection import ALL, Selection, check_prefixes, screen
 from .table_facts import TableFacts, TableFactsError, read_table_facts
@@ -159,12 +160,16 @@ def main() -> None:
     (this folder or one above it), or in a file given with --config; the command line wins."""
 
 
+_CONFIG = "revoke_audit.config"
+
+
 def _load_config(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Eager: read the settings file and make its values the defaults of the other options."""
     try:
         path = value or find_config(os.getcwd())
         if path is None:
             return value
+        ctx.meta[_CONFIG] = path  # an input no output may overwrite
         table = read_config(path)
     except ConfigError as exc:
         raise SettingsError(str(exc)) from exc
@@ -284,21 +289,26 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
                     archive_boards=max_archive_boards)
     explicit = click.get_current_context().get_parameter_source("fmt") == ParameterSource.COMMANDLINE
     boards, findings, fmt = _targets(paths, output, findings_path, fmt, explicit)
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler goes with --engine dask")
+    sources = list(_sources(paths, engine))
+    _no_clash((("-o", "report", output), ("--findings", "report", findings_path),
+               ("--write-baseline", "baseline", write_baseline)), sources, table_facts, baseline)
     log = _read_log(table_facts)
     selection = Selection(select or (ALL,), ignore, extend_select)
     known = _load_baseline(baseline)
     recorder = BaselineRecorder() if write_baseline else None
-    if scheduler and engine != "dask":
-        raise click.UsageError("--scheduler goes with --engine dask")
-    sources = list(_sources(paths, engine))
     tally: Counter[str] = Counter()
     codes: Counter[str] = Counter()
     marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
-    collected = JsonSpools() if fmt in ("json", "sarif") else None
+    collected = None
     read = Counter()  # hand records read, before --select and the baseline
     bar = _progress(len(sources), quiet, progress)
     try:
-        with Reports(boards, findings) as reports, closing(render_sources(
+        if fmt in ("json", "sarif"):
+            collected = JsonSpools(f"the --format {fmt} document")
+        with Reports(boards, findings, [write_baseline] if recorder else []) as reports, \
+                closing(render_sources(
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
@@ -314,18 +324,17 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             _finish_stdout(fmt, collected)
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
-            _summary(tally, codes, fmt, known, recorder, write_baseline)
-            reports.commit()
-            if recorder is not None:
-                recorder.write(write_baseline)
+            _summary(tally, codes, fmt, known)
+            reports.commit([recorder.text()] if recorder else [])
+            if recorder is not None:  # said once it is true
+                echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
+                     err=fmt != "text")
     except ImportError as exc:  # a .parquet report without pyarrow, the dask engine without Dask
         raise SettingsError(str(exc)) from exc
     except ReportError as exc:
         if exc.target == STDOUT:
             silence_stdout()
         raise IOFailure(str(exc)) from exc
-    except OSError as exc:  # the baseline file
-        raise IOFailure(f"cannot write {write_baseline}: {exc}") from exc
     finally:
         bar.close()
     if not read["records"]:
@@ -365,8 +374,7 @@ def _load_baseline(path: str | None) -> Baseline | None:
 def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], list[str], str]:
     """Where the reports go, checked before anything is read: (boards targets, findings
     targets, what else goes to stdout).  ``-o -`` (or ``--findings -``) puts that CSV on stdout,
-    as ``--format csv`` does for boards; stdout holds one document, so a second is an error, and
-    two reports on one file, or a report over an input file, are errors too."""
+    as ``--format csv`` does for boards; stdout holds one document, so a second is an error."""
     boards = [output] if output else []
     findings = [findings_path] if findings_path else []
     on_stdout = [o for o, p in (("-o -", output), ("--findings -", findings_path)) if p == "-"]
@@ -376,15 +384,6 @@ def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], li
         raise click.UsageError(f"{' and '.join(on_stdout)} both write to standard output")
     if fmt == "csv" and not on_stdout:
         boards.append("-")
-    files = [p for p in boards + findings if p != "-"]
-    real = [os.path.realpath(p) for p in files]
-    if len(set(real)) < len(real):
-        raise click.UsageError(f"-o and --findings name the same file ({files[0]}): each report "
-                               "needs its own")
-    inputs = {os.path.realpath(p) for p in paths if p != "-" and os.path.isfile(p)}
-    for path, where in zip(files, real):
-        if where in inputs:
-            raise click.UsageError(f"report {path} is also an input: it would be overwritten")
     if "-" in paths and not _stdin_open():
         raise IOFailure("cannot read - (standard input): it is closed")
     for path in missing_paths(p for p in paths if "://" not in p):  # URLs: the Dask engine's
@@ -393,6 +392,21 @@ def _targets(paths, output, findings_path, fmt, explicit) -> tuple[list[str], li
         if path != "-" and os.path.isfile(path) and not os.access(path, os.R_OK):
             raise IOFailure(f"cannot read {path}: permission denied")
     return boards, findings, "none" if on_stdout or fmt == "csv" else fmt
+
+
+def _no_clash(outputs, sources: list[str], log: str | None, baseline: str | None) -> None:
+    """A usage error when an output (option, kind, path) names another or any file the run
+    reads: the sources, the director's log, the baseline (``--write-baseline`` may replace
+    it: it is read whole first), the settings file."""
+    config = click.get_current_context().meta.get(_CONFIG)
+    named = [Input("the director's log (--table-facts)", log),
+             Input("the baseline (--baseline)", baseline, "--write-baseline"),
+             Input("the settings file", config and os.fspath(config))]
+    inputs = [i for i in named if i.path] + [Input("an input", s) for s in sources
+                                             if s != "-" and "://" not in s]
+    message = clash([Output(*o) for o in outputs if o[2] and o[2] != "-"], inputs)
+    if message:
+        raise click.UsageError(message)
 
 
 def _sources(paths, engine: str) -> list[str]:
@@ -490,7 +504,7 @@ def statistics_text(codes: Counter[str]) -> str:
     return "".join(f"{n:>{width}}  {code}  {CODES.get(code, '')}\n" for code, n in ranked)
 
 
-def _summary(tally, codes, fmt, known, recorder, write_baseline) -> None:
+def _summary(tally, codes, fmt, known) -> None:
     boards = sum(tally.values())
     families = Counter()
     for code, n in codes.items():
@@ -504,9 +518,6 @@ def _summary(tally, codes, fmt, known, recorder, write_baseline) -> None:
     if known is not None:
         text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")
-    if recorder is not None:
-        echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
-             err=fmt != "text")
 
 
 def _many(n: int, thing: str) -> str:

@@ -9,12 +9,12 @@ tricks and scores (an unknown one is ``<NA>``, never a float), ``boolean`` for `
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Iterable, Sequence
 
 from .cards import SEATS, SUITS
 from .codes import CODES
 from .laws import EDITIONS
+from .targets import ReportError, file_target
 
 
 #: Closed sets, in their natural order; a value outside one is kept (added after them).
@@ -129,53 +129,160 @@ def parquet_available() -> bool:
 PARQUET_HINT = "writing Parquet needs pyarrow: pip install 'revoke-audit[parquet]'"
 
 
+#: Rows a Parquet report holds before writing them out as one row group.
+ROW_GROUP = 4096
+
+
 class ParquetReport:
-    """A Parquet report (typed columns): rows are kept in memory, then written to a temporary
-    file beside ``path`` when the run's reports are finished, and renamed with the others
-    (the same shape as ``report.CsvReport``, so ``report.Reports`` treats both alike)."""
+    """A Parquet report (typed columns), written as the rows come, one row group of
+    ``ROW_GROUP`` rows at a time (``pyarrow.parquet.ParquetWriter``), so that memory does not
+    grow with the run; the rows go to Arrow directly, without pandas (whose import alone is
+    100 MB).  The file is a temporary one beside ``path`` (made at once, as
+    ``report.CsvReport``'s is) renamed with the other outputs of the run; a device or FIFO is
+    written in place (``targets.file_target``).
+
+    The columns are those ``typed`` gives (the schema carries pandas' metadata, so that
+    ``pd.read_parquet`` gives them too); a closed set's column is a dictionary whose values are
+    the set's own, then those outside it that its row group holds (sorted)."""
 
     def __init__(self, path: str, columns: tuple[str, ...]):
         if not parquet_available():
             raise ImportError(PARQUET_HINT)
+        import pyarrow.parquet as pq
+
         self.name, self.columns = path, tuple(columns)
         self.rows: list[dict[str, object]] = []
+        self._file = file_target(path, binary=True)
         self.target = self  # finish / replace / discard, as a report's target
+        self._groups = 0
+        try:
+            self._schema = arrow_schema(self.columns)
+            self._writer = pq.ParquetWriter(self._file.fh, self._schema)
+        except BaseException:
+            self._file.discard()
+            raise
 
     def flush(self) -> None:
-        """Nothing held back: the rows are written at ``finish``."""
+        """Nothing to do: a row group is written once it is full."""
 
     def write_rows(self, rows: Sequence[dict[str, object]], text: str | None = None) -> None:
         """Rows (``text``, their CSV lines, is for ``CsvReport``: not needed here)."""
         self.rows.extend(rows)
+        if len(self.rows) >= ROW_GROUP:
+            self._write_group()
+
+    def _write_group(self) -> None:
+        table, self.rows = arrow_table(self.rows, self._schema), []
+        try:
+            self._writer.write_table(table)
+        except OSError as exc:
+            raise ReportError(self.name, exc) from exc
+        self._groups += 1
 
     def finish(self) -> None:
-        frame = frame_of(self.rows, self.columns)
-        folder = os.path.dirname(os.path.abspath(self.name))
-        fd, self.tmp = tempfile.mkstemp(prefix=".revoke-audit-", suffix=".parquet", dir=folder)
-        os.close(fd)
+        """The whole report written and on disk (``Reports.commit`` then renames it)."""
+        if self.rows or not self._groups:  # an empty report still gets its one group
+            self._write_group()
         try:
-            frame.to_parquet(self.tmp, index=False)
-            os.chmod(self.tmp, 0o666 & ~_umask())
-        except BaseException:
-            self.discard()
-            raise
+            self._writer.close()
+            self._file.finish()
+        except OSError as exc:
+            raise ReportError(self.name, exc) from exc
 
     def replace(self) -> None:
-        if getattr(self, "tmp", None):
-            os.replace(self.tmp, self.name)
-            self.tmp = None
+        self._file.replace()
 
     def discard(self) -> None:
+        """The temp file removed; the writer let go without writing its footer."""
         self.rows = []
-        if getattr(self, "tmp", None):
-            try:
-                os.unlink(self.tmp)
-            except OSError:
-                pass
-            self.tmp = None
+        self._writer.is_open = False
+        self._file.discard()
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+_PANDAS_TYPE = {"Int64": ("int64", "Int64"), "boolean": ("bool", "boolean"),
+                "category": ("categorical", "int8"), "string": ("object", "string")}
+
+
+def arrow_schema(columns: Sequence[str]):
+    """The Arrow schema of report ``columns`` in their dtypes (``dtype_of``), with the metadata
+    pandas writes, so that ``pd.read_parquet`` gives ``Int64``, ``boolean``, ``category`` and
+    ``string`` columns as ``typed`` does."""
+    import json
+    from importlib.metadata import version
+
+    import pyarrow as pa
+
+    arrow = {"Int64": pa.int64(), "boolean": pa.bool_(), "string": pa.large_string(),
+             "category": pa.dictionary(pa.int32(), pa.large_string())}
+    described = []
+    for column in columns:
+        kind = dtype_of(column)
+        pandas_type, numpy_type = _PANDAS_TYPE[kind]
+        meta = ({"num_categories": len(CATEGORIES[column]), "ordered": False}
+                if kind == "category" else None)
+        described.append({"name": column, "field_name": column, "pandas_type": pandas_type,
+                          "numpy_type": numpy_type, "metadata": meta})
+    pandas = {"index_columns": [], "column_indexes": [], "columns": described,
+              "creator": {"library": "pyarrow", "version": pa.__version__},
+              "pandas_version": version("pandas")}
+    return pa.schema([pa.field(c, arrow[dtype_of(c)]) for c in columns],
+                     metadata={"pandas": json.dumps(pandas)})
+
+
+def arrow_table(rows: Sequence[dict[str, object]], schema):
+    """``rows`` (report rows, dicts) as an Arrow table of ``schema`` (``arrow_schema``): each
+    cell as ``typed`` makes it, an empty one null.  The arrays are built from their buffers:
+    ``pyarrow.array`` would import pandas."""
+    import pyarrow as pa
+
+    arrays = []
+    for column in schema.names:
+        kind = dtype_of(column)
+        values = [None if v == "" else v for v in (row.get(column) for row in rows)]
+        try:
+            arrays.append(_arrow_array(column, kind, values))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(f"column {column}: not {kind} values ({exc})") from exc
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _arrow_array(column: str, kind: str, values: list):
+    import numpy as np
+    import pyarrow as pa
+
+    n = len(values)
+    valid = None if None not in values else _bitmap([v is not None for v in values])
+    if kind == "Int64":
+        data = np.array([0 if v is None else int(v) for v in values], dtype=np.int64)
+        return pa.Array.from_buffers(pa.int64(), n, [valid, pa.py_buffer(data)])
+    if kind == "boolean":
+        bits = _bitmap([v is not None and _TRUTH[v] for v in values])
+        return pa.Array.from_buffers(pa.bool_(), n, [valid, bits])
+    if kind == "category":
+        known = CATEGORIES[column]
+        names = known + tuple(sorted(set(values) - set(known) - {None}))
+        index = {name: i for i, name in enumerate(names)}
+        codes = np.array([0 if v is None else index[v] for v in values], dtype=np.int32)
+        return pa.DictionaryArray.from_arrays(
+            pa.Array.from_buffers(pa.int32(), n, [valid, pa.py_buffer(codes)]), _texts(names))
+    return _texts([None if v is None else str(v) for v in values], valid)
+
+
+def _texts(texts: Sequence[str | None], valid=None):
+    """A ``large_string`` array of ``texts`` (None: a null, marked in ``valid``)."""
+    import numpy as np
+    import pyarrow as pa
+
+    encoded = [b"" if t is None else t.encode("utf-8") for t in texts]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return pa.Array.from_buffers(pa.large_string(), len(texts),
+                                 [valid, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
+def _bitmap(flags: list[bool]):
+    """An Arrow bitmap (least significant bit first) of ``flags``."""
+    import numpy as np
+    import pyarrow as pa
+
+    return pa.py_buffer(np.packbits(np.array(flags, dtype=bool), bitorder="little"))

@@ -14,9 +14,7 @@ import json
 import operator
 import os
 import re
-import secrets
 import signal
-import stat
 import sys
 from contextlib import contextmanager
 from typing import IO, Callable, Iterator, Sequence
@@ -24,6 +22,7 @@ from typing import IO, Callable, Iterator, Sequence
 from .codes import annotation_level
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered
 from .scoring import result_string
+from .targets import FileTarget, ReportError, file_target
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -80,75 +79,6 @@ def csv_values(row: dict[str, object], values: Callable[[dict], tuple]) -> Seque
 
 # --- report files ---------------------------------------------------------------------------
 
-class ReportError(Exception):
-    """A report that cannot be written; the message names the report, never a temp file."""
-
-    def __init__(self, target: str, exc: OSError):
-        self.target = target
-        reason = exc.strerror or str(exc)
-        super().__init__(f"cannot write {target}: {reason}")
-
-
-class _FileTarget:
-    """A report file written to a temporary name in the target's folder, then renamed.
-
-    The temp file is created with the user's umask (0666 & ~umask), or with the mode of the
-    report it replaces.  A target that exists and is not a regular file (``/dev/null``, a FIFO)
-    is written in place: renaming over it would replace the device."""
-
-    def __init__(self, path: str):
-        self.name = path
-        self.tmp: str | None = None
-        try:
-            st = os.stat(path)
-        except OSError:
-            st = None
-        if st is not None and not stat.S_ISREG(st.st_mode):
-            self.fh: IO[str] = open(path, "w", encoding="utf-8", newline="")
-            return
-        folder = os.path.dirname(os.path.abspath(path))
-        while True:
-            tmp = os.path.join(folder, f".revoke-audit-{secrets.token_hex(6)}.tmp")
-            try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-                break
-            except FileExistsError:
-                continue
-        self.tmp = tmp
-        try:
-            if st is not None:
-                os.chmod(tmp, stat.S_IMODE(st.st_mode))
-            self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
-        except BaseException:
-            os.close(fd)
-            os.unlink(tmp)
-            raise
-
-    def finish(self) -> None:
-        """Everything on disk (flushed and synced) and closed: the report is complete."""
-        self.fh.flush()
-        if self.tmp is not None:
-            os.fsync(self.fh.fileno())
-        self.fh.close()
-
-    def replace(self) -> None:
-        if self.tmp is not None:
-            os.replace(self.tmp, self.name)
-            self.tmp = None
-
-    def discard(self) -> None:
-        try:
-            self.fh.close()
-        except OSError:
-            pass
-        if self.tmp is not None:
-            try:
-                os.unlink(self.tmp)
-            except OSError:
-                pass
-            self.tmp = None
-
-
 class _StreamTarget:
     """A report written straight to an open stream (stdout for ``-o -``)."""
 
@@ -173,14 +103,14 @@ class CsvReport:
 
     def __init__(self, path: str, columns: Sequence[str]):
         try:
-            self.target = _StreamTarget(_stdout()) if path == "-" else _FileTarget(path)
+            self.target = _StreamTarget(_stdout()) if path == "-" else file_target(path)
         except OSError as exc:
-            raise ReportError(STDOUT if path == "-" else path, exc) from exc
+            raise ReportError(STDOUT, exc) from exc
         self.columns = tuple(columns)
         self._values = row_values(self.columns)
         self.writer = csv.writer(self.target.fh, lineterminator="\n")
         # rows' CSV text (``write_rows``) for a file, joined into one write per ``_HELD`` boards
-        self._held: list[str] | None = [] if isinstance(self.target, _FileTarget) else None
+        self._held: list[str] | None = [] if isinstance(self.target, FileTarget) else None
         try:
             self._write(self.columns)
         except BaseException:
@@ -208,6 +138,14 @@ class CsvReport:
         if self._held:
             self._text("".join(self._held))
             self._held.clear()
+
+    def finish(self) -> None:
+        """The whole report written and on disk (``Reports.commit`` then renames it)."""
+        self.flush()
+        try:
+            self.target.finish()
+        except OSError as exc:
+            raise ReportError(self.name, exc) from exc
 
     def _text(self, text: str) -> None:
         try:
@@ -265,21 +203,27 @@ def _report(path: str, columns: Sequence[str]):
 
 
 class Reports:
-    """The CSV reports of one run (boards.csv and findings.csv, to files or stdout): all of them
-    complete, or none replaced.
+    """Every output file of one run: the reports (boards and findings, CSV or Parquet, to files
+    or stdout) and the documents written whole at the end (the baseline): all of them complete,
+    or none replaced.
 
     Use as a context manager: leaving it by an exception (a full disk, a signal) discards the
-    temp files; ``commit()`` finishes every report, then renames them all."""
+    temp files; ``commit()`` finishes every output, then renames them all.  Every temp file is
+    made at the start, so a folder that does not exist is found before the run reads a board."""
 
-    def __init__(self, boards: Sequence[str] = (), findings: Sequence[str] = ()):
+    def __init__(self, boards: Sequence[str] = (), findings: Sequence[str] = (),
+                 documents: Sequence[str] = ()):
         self.boards: list[CsvReport] = []
         self.findings: list[CsvReport] = []
+        self.documents: list[FileTarget] = []
         try:
             with deferred_signals():  # no temp file made and not yet noted for removal
                 for path in boards:
                     self.boards.append(_report(path, BOARD_COLUMNS))
                 for path in findings:
                     self.findings.append(_report(path, FINDING_COLUMNS))
+                for path in documents:
+                    self.documents.append(file_target(path))
         except BaseException:
             self.discard()
             raise
@@ -298,28 +242,33 @@ class Reports:
         for report in self.findings if r.findings else ():
             report.write_rows(r.findings, findings)
 
-    def commit(self) -> None:
-        """Finish every report, and only then rename them over their targets."""
-        reports = self.boards + self.findings
-        for report in reports:
+    def commit(self, documents: Sequence[str] = ()) -> None:
+        """Finish every report and write ``documents`` (the text of each document, in order),
+        and only then rename them all over their targets."""
+        for report in self.boards + self.findings:
+            report.finish()
+        for target, text in zip(self.documents, documents, strict=True):
             try:
-                report.flush()
-                report.target.finish()
+                target.fh.write(text)
+                target.finish()
             except OSError as exc:
-                raise ReportError(report.name, exc) from exc
+                raise ReportError(target.name, exc) from exc
         with deferred_signals():
-            for report in reports:
+            for target in self._targets():
                 try:
-                    report.target.replace()
+                    target.replace()
                 except OSError as exc:
-                    raise ReportError(report.name, exc) from exc
-        self.boards, self.findings = [], []
+                    raise ReportError(target.name, exc) from exc
+        self.boards, self.findings, self.documents = [], [], []
 
     def discard(self) -> None:
         """Remove every temp file (the targets are left as they were)."""
-        for report in self.boards + self.findings:
-            report.target.discard()
-        self.boards, self.findings = [], []
+        for target in self._targets():
+            target.discard()
+        self.boards, self.findings, self.documents = [], [], []
+
+    def _targets(self) -> list:
+        return [r.target for r in self.boards + self.findings] + self.documents
 
 
 @contextmanager

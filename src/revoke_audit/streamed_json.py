@@ -7,27 +7,43 @@ from __future__ import annotations
 
 import json
 import tempfile
+from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
+
+from .targets import ReportError
 
 _MARK = "\ue000revoke-audit-list-{}\ue000"  # stands for a streamed list in the template
 
 
 class Spool:
-    """Rows (JSON values) kept on disk, in order, until they are read back once or more."""
+    """Rows (JSON values) kept on disk, in order, until they are read back once or more.
+    ``name``: the output they are for; a temporary folder that is full or missing is a
+    ``ReportError`` naming it and the folder."""
 
-    def __init__(self) -> None:
-        self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
+    def __init__(self, name: str = "the JSON document") -> None:
+        self.name = name
+        with self._failing():
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
         self.count = 0
 
     def add(self, row: object) -> None:
-        self._file.write(json.dumps(row, ensure_ascii=False))
-        self._file.write("\n")
+        with self._failing():
+            self._file.write(json.dumps(row, ensure_ascii=False))
+            self._file.write("\n")
         self.count += 1
 
     def __iter__(self) -> Iterator[object]:
-        self._file.seek(0)
-        for line in self._file:
-            yield json.loads(line)
+        with self._failing():
+            self._file.seek(0)
+            for line in self._file:
+                yield json.loads(line)
+
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        try:
+            yield
+        except OSError as exc:
+            raise ReportError(f"{self.name} (spooled in {tempfile.gettempdir()})", exc) from exc
 
     def close(self) -> None:
         self._file.close()
@@ -36,8 +52,13 @@ class Spool:
 class JsonSpools:
     """The board rows and finding rows of a run, spooled for one JSON document."""
 
-    def __init__(self) -> None:
-        self.boards, self.findings = Spool(), Spool()
+    def __init__(self, name: str = "the JSON document") -> None:
+        self.boards = Spool(name)
+        try:
+            self.findings = Spool(name)
+        except BaseException:
+            self.boards.close()
+            raise
 
     def add(self, row: dict | None, findings: Iterable[dict]) -> None:
         if row is not None:  # None: the director's log's own findings, with no board
