@@ -451,3 +451,33 @@ def test_format_is_told_by_content_not_name(tmp_path):
     (tmp_path / "really-pbn.lin").write_bytes(PBN)
     recs = list(read_boards([tmp_path / "really-lin.pbn", tmp_path / "really-pbn.lin"]))
     assert [r.format for r in recs] == ["lin"] * 3 + ["pbn"] * 5
+
+
+def test_tar_members_that_are_no_file_get_a_skipped_row_as_a_zip_member_does(tmp_path):
+    """A symbolic link, a hard link, a device or a FIFO in a tar is never read (no member
+    name reaches the disk), but it is not dropped silently: it gets its PS010 row; folders and
+    hidden members are passed over as in a zip."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        for name, kind in (("s.pbn", tarfile.REGTYPE), ("dir", tarfile.DIRTYPE),
+                           ("link.pbn", tarfile.SYMTYPE), ("hard.pbn", tarfile.LNKTYPE),
+                           ("tty", tarfile.CHRTYPE), ("disk", tarfile.BLKTYPE),
+                           ("pipe.pbn", tarfile.FIFOTYPE), (".hidden-link", tarfile.SYMTYPE)):
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            if kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
+                info.linkname = "s.pbn"
+            data = PBN if kind == tarfile.REGTYPE else b""
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    (tmp_path / "a.tar").write_bytes(buf.getvalue())
+    recs = list(read_boards(tmp_path / "a.tar"))
+    skipped = [(r.source.split("!", 1)[1], codes([r]), r.diagnostics[0].message)
+               for r in recs if r.unreadable]
+    assert [r.format for r in recs[:5]] == ["pbn"] * 5
+    assert skipped == [
+        ("link.pbn", ["PS010"], "archive member skipped: a symbolic link"),
+        ("hard.pbn", ["PS010"], "archive member skipped: a hard link"),
+        ("tty", ["PS010"], "archive member skipped: a device"),
+        ("disk", ["PS010"], "archive member skipped: a device"),
+        ("pipe.pbn", ["PS010"], "archive member skipped: a FIFO")]

@@ -411,7 +411,8 @@ def _read_zip_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, source: str,
 
 def _read_tar(stream: io.BufferedReader, source: str, reading: Reading, depth: int
               ) -> Iterator[BoardRecord]:
-    """Every regular, visible member of a tar, in archive order (read as a stream)."""
+    """Every regular, visible member of a tar, in archive order (read as a stream); a link,
+    device or FIFO among them gets its PS010 row, as a zip's skipped member does."""
     yield from _bounded(_tar_members(stream, source, reading, depth), source, reading)
 
 
@@ -422,13 +423,30 @@ def _tar_members(stream: io.BufferedReader, source: str, reading: Reading, depth
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tf:
             for info in tf:
-                fh = tf.extractfile(info) if info.isreg() and _visible(info.name) else None
-                if fh is not None:
-                    yield _read_blob(Meter(fh, reading), f"{source}!{info.name}", info.name,
-                                     reading, member=True, depth=depth + 1)
+                if info.isdir() or not _visible(info.name):
+                    continue
+                msource = f"{source}!{info.name}"
+                fh = tf.extractfile(info) if info.isreg() else None
+                if fh is None:
+                    yield iter([unreadable(msource, "PS010", "archive member skipped: "
+                                           + _tar_kind(info))])
+                    continue
+                yield _read_blob(Meter(fh, reading), msource, info.name, reading,
+                                 member=True, depth=depth + 1)
     except Exception as exc:  # noqa: BLE001 - tarfile.TarError and a stream cut short
         if not reading.halted:
             yield iter([unreadable(source, "PS001", f"cannot read archive to the end: {exc}")])
+
+
+def _tar_kind(info: tarfile.TarInfo) -> str:
+    """What a tar member that is no regular file is, in words."""
+    if info.issym():
+        return "a symbolic link"
+    if info.islnk():
+        return "a hard link"
+    if info.isdev() and not info.isfifo():
+        return "a device"
+    return "a FIFO" if info.isfifo() else f"not a regular file (type {info.type!r})"
 
 
 def _spool(stream: BinaryIO) -> BinaryIO:
