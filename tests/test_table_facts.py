@@ -389,3 +389,14 @@ def test_a_log_in_the_settings_is_relative_to_the_settings_file(tmp_path, monkey
     r = CliRunner().invoke(main, ["audit", str(FIXTURES / "facts" / "tuesday-pairs.pbn"), "-q"])
     assert (r.exit_code, r.output.split(";")[0]) == (
         1, "6 boards: 1 clean, 5 irregular, 0 inconsistent, 0 unreadable")
+
+
+def test_a_malformed_log_echoes_no_terminal_control_sequence(cli, tmp_path):
+    """A cell with ``ESC ] 0 ; title BEL`` (it would set the terminal's title) quoted in the
+    error: escaped as the reports escape it, the message still one line."""
+    log = write(tmp_path, HEADER + ",,1,,3,E,\x1b]0;pwned\x07\u2028x,D8 major\n")
+    r = cli("audit", "tuesday-pairs.pbn", "--table-facts", str(log))
+    assert r.exit_code == 2
+    assert r.output == (f"Error: {log}:2: unknown fact '\\x1b]0;pwned\\x07\\u2028x' (one of "
+                        "penalty-card, lead-required, lead-forbidden, play-highest, play-lowest, "
+                        "discovered)\n")

@@ -42,6 +42,7 @@ from typing import Iterable
 from .cards import SUITS, card_str, parse_card, parse_seat, seat_name
 from .findings import Finding
 from .record import BoardRecord
+from .visible import visible
 
 KEY_COLUMNS = ("source", "event", "board", "room")
 FACT_COLUMNS = ("trick", "seat", "fact", "value")
@@ -64,8 +65,10 @@ class TableFactsError(ValueError):
         self.path, self.line, self.message = path, line, message
 
     def __str__(self) -> str:
+        """``file:line: why``, escaped as the reports are: a log's cell quoted in the message
+        must not reach a terminal as control sequences."""
         where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
+        return visible(f"{where}: {self.message}")
 
 
 @dataclass(frozen=True, slots=True)
