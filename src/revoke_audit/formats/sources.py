@@ -25,6 +25,7 @@ import io
 import os
 import re
 import stat
+import struct
 import sys
 import tarfile
 import tempfile
@@ -347,7 +348,7 @@ def _read_zip(stream: io.BufferedReader, source: str, reading: Reading, depth: i
     try:
         if seekable is not None:
             seekable.seek(0)
-        zf = zipfile.ZipFile(held if held is not None else seekable)
+        zf = _open_zip(held if held is not None else seekable)
     except Exception as exc:  # noqa: BLE001 - BadZipFile, OSError, and worse on hostile input
         yield unreadable(source, "PS001", f"cannot read archive: {exc}")
     else:
@@ -359,6 +360,68 @@ def _read_zip(stream: io.BufferedReader, source: str, reading: Reading, depth: i
     finally:
         if held is not None:
             held.close()
+
+
+def _open_zip(fh: BinaryIO) -> zipfile.ZipFile:
+    """A zip, opened; one whose member name is not UTF-8 under the UTF-8 flag (which
+    ``zipfile`` refuses whole) is opened again through ``_Utf8FlagCleared``, and the flagged
+    names decoded as UTF-8 keeping their undecodable bytes (``surrogateescape``), as a file
+    name on disk is."""
+    try:
+        return zipfile.ZipFile(fh)
+    except UnicodeDecodeError:
+        fh.seek(0)
+    view = _Utf8FlagCleared(fh)
+    zf = zipfile.ZipFile(view)  # type: ignore[arg-type]
+    for info, flagged in zip(zf.filelist, view.flagged):
+        if flagged:  # orig_filename stays: a member's own header is checked against it
+            info.filename = info.orig_filename.encode("cp437").decode("utf-8", "surrogateescape")
+    return zf
+
+
+class _Utf8FlagCleared:
+    """A zip file as ``zipfile`` reads it, with the UTF-8 name flag (bit 11) cleared in the
+    central directory and in each member's header, so that every name decodes (cp437 maps each
+    byte to a character, and back); ``flagged``: which central directory entries had it."""
+
+    _CENTRAL, _LOCAL, _BIT = b"PK\x01\x02", b"PK\x03\x04", 0x08  # bit 11: byte 2 of flags, 0x08
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+        self.flagged: list[bool] = []
+
+    def seek(self, *args: int) -> int:
+        return self.fh.seek(*args)
+
+    def tell(self) -> int:
+        return self.fh.tell()
+
+    def seekable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.fh.read(n)
+        if data[:4] == self._CENTRAL:
+            return self._central(data)
+        if len(data) == 30 and data[:4] == self._LOCAL:  # a member's header, as zipfile reads it
+            out = bytearray(data)
+            out[7] &= ~self._BIT & 0xFF
+            return bytes(out)
+        return data
+
+    def _central(self, data: bytes) -> bytes:
+        """The central directory (read whole, as ``zipfile`` reads it) with the flag cleared;
+        anything that is not exactly a run of its entries is passed on untouched."""
+        out, pos, flagged = bytearray(data), 0, []
+        while pos + 46 <= len(out) and out[pos:pos + 4] == self._CENTRAL:
+            flagged.append(bool(out[pos + 9] & self._BIT))
+            out[pos + 9] &= ~self._BIT & 0xFF
+            name, extra, comment = struct.unpack_from("<HHH", out, pos + 28)
+            pos += 46 + name + extra + comment
+        if pos != len(out):
+            return data
+        self.flagged = flagged
+        return bytes(out)
 
 
 def _bounded(members: Iterator[Iterator[BoardRecord]], source: str, reading: Reading
