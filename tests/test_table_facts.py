@@ -204,6 +204,8 @@ def test_log_findings_in_the_json_formats(cli, tmp_path):
     ("source,board,trick,seat,fact,value\n",
      "Error: {log}:1: missing columns event, room (the header needs source, event, board, room, "
      "trick, seat, fact, value)"),
+    (HEADER[:-1] + ",note " + "x" * (128 << 10) + "\n",  # a header cell over 128 KiB
+     "Error: {log}:1: unreadable CSV: field larger than field limit (131072)"),
 ])
 def test_a_malformed_log_stops_the_command(cli, tmp_path, text, message):
     """One line with the file and line, exit code 2, no report written, for audit and explain."""

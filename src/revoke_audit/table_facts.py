@@ -204,7 +204,7 @@ def read_table_facts(path: str | os.PathLike) -> TableFacts:
 
 def _rows(path: str, fh) -> Iterable[FactRow]:
     reader = csv.reader(fh)
-    header = next(reader, None)
+    header = _next_cells(path, reader)
     if header is None:
         raise TableFactsError(path, None, "empty: a header row is needed ("
                               + ", ".join(KEY_COLUMNS + FACT_COLUMNS) + ")")
@@ -218,16 +218,23 @@ def _rows(path: str, fh) -> Iterable[FactRow]:
     where = {c: names.index(c) for c in KEY_COLUMNS + FACT_COLUMNS}
     while True:
         line = reader.line_num + 1
-        try:
-            cells = next(reader)
-        except StopIteration:
+        cells = _next_cells(path, reader)
+        if cells is None:
             return
-        except csv.Error as exc:
-            raise TableFactsError(path, line, f"unreadable CSV: {exc}") from exc
         if not any(c.strip() for c in cells):
             continue
         got = {c: cells[i].strip() if i < len(cells) else "" for c, i in where.items()}
         yield _row(path, line, got)
+
+
+def _next_cells(path: str, reader) -> list[str] | None:
+    """The next row's cells (None at the end); a row the csv module cannot read (a cell over
+    its field limit, 128 KiB) is a ``TableFactsError`` naming the line."""
+    line = reader.line_num + 1
+    try:
+        return next(reader, None)
+    except csv.Error as exc:
+        raise TableFactsError(path, line, f"unreadable CSV: {exc}") from exc
 
 
 def _row(path: str, line: int, got: dict[str, str]) -> FactRow:
