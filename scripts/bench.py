@@ -19,7 +19,10 @@ process on the boards that have a revoke (audit with minus audit without the sol
 ``--large`` is the 200,000-board mode for the ``--jobs`` and memory targets (without endplay,
 whose parsers hold the whole file: gigabytes at that size); ``--stdout-format``
 adds a single-process run per ``--format`` for its peak RSS; ``--folder`` times ``--jobs 1``
-against ``--jobs 2`` on a folder of real files (e.g. a vugraph archive slice).
+against ``--jobs 2`` on a folder of real files (e.g. a vugraph archive slice).  ``--log``
+times the PBN audit with a director's log of 10,000 rows that name no board against none
+(aim: under 1.2x), and gives the peak RSS of a run with a 1,000,000-row log (aim: under
+150 MB; each of its rows becomes an RC040 finding).
 """
 from __future__ import annotations
 
@@ -210,6 +213,8 @@ def main() -> None:
                     choices=("text", "csv", "json", "jsonl", "github", "sarif"),
                     help="also run one single-process audit with this --format (peak RSS)")
     ap.add_argument("--folder", help="also time --jobs 1 and --jobs 2 on this folder")
+    ap.add_argument("--log", action="store_true",
+                    help="also time a 10,000-row director's log and measure a 1,000,000-row one")
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
     ap.add_argument("--no-endplay", action="store_true",
                     help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
@@ -235,6 +240,8 @@ def main() -> None:
                   "per process to load endplay's solver")
         if args.folder:
             _bench_folder(args.folder, tmp, args.repeat)
+        if args.log and "pbn" in args.formats:
+            _bench_log(paths["pbn"], tmp, boards, args.repeat)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -269,6 +276,30 @@ def _bench_folder(folder: str, tmp: str, repeat: int) -> None:
         _line(f"folder audit --jobs {jobs}", n, r, None)
     print(f"(folder: {folder}, {n} boards; --jobs 2 against --jobs 1: "
           f"{runs[0].seconds / runs[1].seconds:.2f}x)")
+
+
+def write_log(path: str, rows: int) -> str:
+    """A director's log of ``rows`` rows naming boards 1-36 of 100 files not in the input."""
+    with open(path, "w") as fh:
+        fh.write("source,event,board,room,trick,seat,fact,value\n")
+        for i in range(rows):
+            fh.write(f"s{i % 100}.pbn,,{i % 36 + 1},,{i % 13 + 1},{'NESW'[i % 4]},penalty-card,"
+                     f"{'SHDC'[i % 4]}{i % 9 + 2} major\n")
+    return path
+
+
+def _bench_log(path: str, tmp: str, boards: int, repeat: int) -> None:
+    small = write_log(os.path.join(tmp, "log10k.csv"), 10_000)
+    none, with_log = best_of_each([audit_argv(path, tmp, 1),
+                                   audit_argv(path, tmp, 1, "--table-facts", small)], repeat)
+    _line("PBN audit, no log", boards, none, None)
+    _line("PBN audit, 10,000-row log", boards, with_log, None)
+    print(f"a 10,000-row log that names no board against none: "
+          f"{with_log.seconds / none.seconds:.2f}x")
+    big = write_log(os.path.join(tmp, "log1m.csv"), 1_000_000)
+    r = run(audit_argv(path, tmp, 1, "--table-facts", big))
+    print(f"a 1,000,000-row log (as many RC040 findings): {r.seconds:.1f} s, peak RSS "
+          f"{r.rss_mb:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The director's log (``--table-facts``): reading and checking it, matching rows to boards, and
 the command end to end on the sample session ``fixtures/facts`` (exact text)."""
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from deals import BASE2, D2
 from revoke_audit import TableFactsError, audit_paths, read_table_facts
 from revoke_audit.cli import main
 from revoke_audit.formats.pbn.write import format_pbn
+from revoke_audit.rows import log_findings
 from revoke_audit.table_facts import FactRow
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -108,6 +110,51 @@ def test_rows_match_boards_on_every_key_given():
         assert FactRow(2, "discovered", discovered="table", **keys).matches(rec) is expected
     zipped = rec.__class__(**{**rec.__dict__, "source": "archive.zip!2026/tue.pbn"})
     assert FactRow(2, "discovered", source="tue.pbn", discovered="table").matches(zipped)
+
+
+def big_log(tmp_path, rows: int, name="big.csv"):
+    """``rows`` rows naming 36 boards of 100 files the audit is not given."""
+    lines = [HEADER] + [f"s{i % 100}.pbn,,{i % 36 + 1},,{i % 13 + 1},{'NESW'[i % 4]},"
+                        f"penalty-card,{'SHDC'[i % 4]}{i % 9 + 2} major\n" for i in range(rows)]
+    return write(tmp_path, "".join(lines), name)
+
+
+def test_a_board_finds_its_rows_by_their_keys_alone(tmp_path, monkeypatch):
+    """The log is indexed by its key columns once: a board looks up the rows naming it, and
+    never sees (builds, or compares with) the others, however many there are."""
+    log = read_table_facts(big_log(tmp_path, 5000))
+    built: list = []
+    real = FactRow.__init__
+    monkeypatch.setattr(FactRow, "__init__", lambda self, *a, **k: built.append(a[0]) or real(self, *a, **k))
+    rec = board(D2, "3NT", "S", BASE2, source="club/s7.pbn")
+    rec = rec.__class__(**{**rec.__dict__, "board": "08"})
+    facts = log.for_board(rec)
+    assert [r.line for r in facts.rows] == built == [i + 2 for i in range(5000)
+                                                      if i % 100 == 7 and i % 36 == 7]
+    assert log.for_board(rec.__class__(**{**rec.__dict__, "source": "x.pbn"})).rows == []
+    assert len(built) == len(facts.rows)
+
+
+def test_a_log_is_held_in_a_few_bytes_a_row(tmp_path):
+    """Memory in proportion to the rows, and little of it: rows naming the same board share
+    its keys (a million-row log once took 1.33 GB, then its RC040 rows as much again)."""
+    path = big_log(tmp_path, 50_000)
+    tracemalloc.start()
+    try:
+        log = read_table_facts(path)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(log) == 50_000 and held / 50_000 < 60  # bytes a row, keys included (it was 410)
+
+
+def test_rows_no_board_matched_come_in_batches(tmp_path):
+    """The RC040 rows of a large log that names no board in the input are made a batch at a
+    time, never all at once."""
+    log = read_table_facts(big_log(tmp_path, 2500))
+    batches = list(log_findings(log, {2, 3}))
+    assert [len(b) for b in batches] == [1000, 1000, 498]
+    assert [r["line"] for b in batches for r in b] == list(range(4, 2502))
 
 
 # --- the command on the sample session -------------------------------------------------------

@@ -4,7 +4,7 @@ source whose name is not UTF-8 is shown with its undecodable bytes escaped (``a\
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
@@ -28,6 +28,7 @@ FINDING_COLUMNS = (
     "player", "marked", "log_line",
 )
 _CLEAN = board_status(())
+LOG_BATCH = 1000  # the RC040 rows of a director's log in one item
 
 
 @dataclass
@@ -206,10 +207,19 @@ def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
     }
 
 
-def log_findings(table_facts: TableFacts, matched: Iterable[int]) -> list[dict[str, object]]:
-    """findings.csv rows for the log's rows that no board matched: ``source`` and ``line`` are
-    the log's own, ``board`` and ``room`` what the row names."""
-    return [_log_row(table_facts.path, row, f) for row, f in table_facts.unmatched(matched)]
+def log_findings(table_facts: TableFacts, matched: Iterable[int]
+                 ) -> Iterator[list[dict[str, object]]]:
+    """findings.csv rows for the log's rows that no board matched, ``LOG_BATCH`` at a time (a
+    log may have a million): ``source`` and ``line`` are the log's own, ``board`` and ``room``
+    what the row names."""
+    batch: list[dict[str, object]] = []
+    for row, f in table_facts.unmatched(matched):
+        batch.append(_log_row(table_facts.path, row, f))
+        if len(batch) >= LOG_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _log_row(path: str, row: FactRow, f: Finding) -> dict[str, object]:
