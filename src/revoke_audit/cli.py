@@ -201,7 +201,7 @@ def _wrong_toml_type(option: click.Option, raw: object) -> str | None:
     or None: click's own checks take strings and numbers, not lists, tables or infinity."""
     kind = option.type
     if option.is_flag or isinstance(kind, click.types.BoolParamType):
-        return None if isinstance(raw, bool) else "true or false"
+        return None if isinstance(raw, (bool, str)) else "true or false"  # click reads "yes"
     if option.multiple:
         ok = all(isinstance(item, str) for item in raw)  # type: ignore[union-attr]
         return None if ok else "a list of codes in quotes"
