@@ -149,8 +149,8 @@ SHOWN = "\\xe9t\\xe9\\xff"  # as every report shows it
 
 
 def test_a_name_that_is_not_utf8_never_ends_the_run(cli, tmp_path):
-    """Named on the command line, found in a folder, a tar member: the run goes on and every
-    report (CSV, JSON, SARIF, text, GitHub, Parquet, baseline) shows the name with its
+    """Named on the command line, found in a folder, a tar or zip member: the run goes on and
+    every report (CSV, JSON, SARIF, text, GitHub, Parquet, baseline) shows the name with its
     undecodable bytes escaped; the baseline written matches the next run's findings."""
     revoke = (FIXTURES / "cli" / "revoke.pbn").read_bytes()
     os.mkdir(b"club")
