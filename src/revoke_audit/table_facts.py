@@ -181,7 +181,9 @@ class TableFacts:
         self._key_of.append(key)
         self._fact_of.append(number)
 
-    def __len__(self) -> int:
+    @property
+    def count(self) -> int:
+        """The number of rows."""
         return len(self._lines)
 
     def _row(self, i: int) -> FactRow:
@@ -191,15 +193,20 @@ class TableFacts:
     @property
     def rows(self) -> tuple[FactRow, ...]:
         """Every row, in the log's order (each built anew: for a small log)."""
-        return tuple(map(self._row, range(len(self))))
+        return tuple(map(self._row, range(self.count)))
+
+    def _matching_keys(self, source: str, event: str, board: str, room: str) -> Iterator[int]:
+        """The numbers of the keys a board with these keys matches: a look-up for each
+        combination of keys the log's rows give (at most 16)."""
+        theirs = _keys(source, event, board, room)
+        for mask, table in self._index.items():
+            yield from table.get(tuple(k for k, m in zip(theirs, mask) if m), ())
 
     def _matching(self, source: str, event: str, board: str, room: str) -> list[int]:
         """The rows (their positions, in the log's order) whose keys a board matches."""
         found: list[int] = []
-        theirs = _keys(source, event, board, room)
-        for mask, table in self._index.items():
-            for key in table.get(tuple(k for k, m in zip(theirs, mask) if m), ()):
-                found.extend(self._rows_of[key])
+        for key in self._matching_keys(source, event, board, room):
+            found.extend(self._rows_of[key])
         if len(found) > 1:
             found.sort()
         return found
@@ -207,7 +214,7 @@ class TableFacts:
     def names(self, source: str, event: str, board: str, room: str) -> bool:
         """Whether a row of the log names the board with these keys (else the log changes
         nothing for it: ``lane`` may give its row)."""
-        return bool(self._matching(source, event, board, room))
+        return next(self._matching_keys(source, event, board, room), None) is not None
 
     def for_board(self, record: BoardRecord) -> BoardFacts:
         """The rows that match ``record`` (none for an unreadable record).  Two ``discovered``
