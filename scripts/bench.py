@@ -23,7 +23,9 @@ Parquet is always made: its row groups go out as they come); ``--folder`` times 
 against ``--jobs 2`` on a folder of real files (e.g. a vugraph archive slice).
 ``--unsplittable`` (and ``--large``) adds ``--jobs 1`` and ``--jobs 2`` on the PBN file made one
 that cannot be split (a ``%`` line after its first game): the parent reads it (aim: peak RSS
-under 150 MB at 100 MB of input).
+under 150 MB at 100 MB of input).  ``--log`` times the PBN audit with a director's log of
+10,000 rows that name no board against none (aim: under 1.2x), and gives the peak RSS of a run
+with a 1,000,000-row log (aim: under 150 MB; each of its rows becomes an RC040 finding).
 """
 from __future__ import annotations
 
@@ -223,6 +225,8 @@ def main() -> None:
     ap.add_argument("--folder", help="also time --jobs 1 and --jobs 2 on this folder")
     ap.add_argument("--unsplittable", action="store_true",
                     help="also --jobs 1 and 2 on the PBN file made one that cannot be split")
+    ap.add_argument("--log", action="store_true",
+                    help="also time a 10,000-row director's log and measure a 1,000,000-row one")
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
     ap.add_argument("--no-endplay", action="store_true",
                     help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
@@ -250,6 +254,8 @@ def main() -> None:
                   "per process to load endplay's solver")
         if args.folder:
             _bench_folder(args.folder, tmp, args.repeat)
+        if args.log and "pbn" in args.formats:
+            _bench_log(paths["pbn"], tmp, boards, args.repeat)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -300,6 +306,30 @@ def _bench_folder(folder: str, tmp: str, repeat: int) -> None:
         _line(f"folder audit --jobs {jobs}", n, r, None)
     print(f"(folder: {folder}, {n} boards; --jobs 2 against --jobs 1: "
           f"{runs[0].seconds / runs[1].seconds:.2f}x)")
+
+
+def write_log(path: str, rows: int) -> str:
+    """A director's log of ``rows`` rows naming boards 1-36 of 100 files not in the input."""
+    with open(path, "w") as fh:
+        fh.write("source,event,board,room,trick,seat,fact,value\n")
+        for i in range(rows):
+            fh.write(f"s{i % 100}.pbn,,{i % 36 + 1},,{i % 13 + 1},{'NESW'[i % 4]},penalty-card,"
+                     f"{'SHDC'[i % 4]}{i % 9 + 2} major\n")
+    return path
+
+
+def _bench_log(path: str, tmp: str, boards: int, repeat: int) -> None:
+    small = write_log(os.path.join(tmp, "log10k.csv"), 10_000)
+    none, with_log = best_of_each([audit_argv(path, tmp, 1),
+                                   audit_argv(path, tmp, 1, "--table-facts", small)], repeat)
+    _line("PBN audit, no log", boards, none, None)
+    _line("PBN audit, 10,000-row log", boards, with_log, None)
+    print(f"a 10,000-row log that names no board against none: "
+          f"{with_log.seconds / none.seconds:.2f}x")
+    big = write_log(os.path.join(tmp, "log1m.csv"), 1_000_000)
+    r = run(audit_argv(path, tmp, 1, "--table-facts", big))
+    print(f"a 1,000,000-row log (as many RC040 findings): {r.seconds:.1f} s, peak RSS "
+          f"{r.rss_mb:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Fuzz the whole command: damaged copies of the files in fixtures/ (bytes overwritten,
-inserted, deleted, lines shuffled, files cut short, some gzipped or zipped, hostile characters in
-the names), audited by the real ``revoke-audit`` process in every output format.
+inserted, deleted, lines shuffled, files cut short, some gzipped, zipped or in a tar, hostile
+characters and bytes that are not UTF-8 in the names of files and of archive members, zip
+members under the UTF-8 flag or not, tar links and FIFOs), audited by the real ``revoke-audit``
+process in every output format.
 
     .venv/bin/python scripts/fuzz_cli.py [--files 3000] [--seed 1] [--jobs 2]
 
 Checks, for each run: no traceback on stderr, an exit code in {0, 1, 2, 130, 143}, every input
-file has at least one row in boards.csv, and stdout CSV is byte for byte the boards.csv file.
+file has at least one row in boards.csv, and stdout CSV is byte for byte the boards.csv file;
+the baseline the json run writes names only sources of boards.csv, and a run against it exits 0.
 The test suite runs a few hundred inputs with a fixed seed (tests/test_cli_fuzz.py); this script
 runs as many as asked.  Exit code 0 when every check passed."""
 from __future__ import annotations
@@ -15,9 +18,13 @@ import argparse
 import csv
 import gzip
 import io
+import json
+import os
 import random
+import struct
 import subprocess
 import sys
+import tarfile
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -27,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
 FORMATS = ("text", "csv", "json", "jsonl", "github", "sarif")
 EXIT_CODES = {0, 1, 2, 130, 143}
-NAME_NOISE = ["", "", "", " ", ",", ":", "%", "=", "\n", "'", '"', "#", "?", "\t", "%0A", "::"]
+NAME_NOISE = ["", "", "", " ", ",", ":", "%", "=", "\n", "'", '"', "#", "?", "\t", "%0A", "::",
+              "\udcff", "\udce9t\udce9", "\udcc3", "\x1b]0;x\x07"]  # bytes not UTF-8: os.fsdecode
 BYTE_NOISE = [b"\x00", b"\n", b"\r", b"\r\n", b"|", b"[", b"]", b'"', b"=", b"\xff", b"\xc3",
               b"%", b"^R", b"pc|", b"mc|", b"{", b"}", b"*", b"-", b"\x1b", b"\xef\xbb\xbf"]
 
@@ -64,8 +72,68 @@ def damage(data: bytes, rnd: random.Random) -> bytes:
     return bytes(buf)
 
 
+def raw_names(data: bytes, names: dict[str, bytes], flag: bool) -> bytes:
+    """A zip with the members named by the keys of ``names`` (placeholders, as long as their
+    values) renamed to those bytes, in their own headers and in the central directory, and
+    marked UTF-8 (``flag``, bit 11) or not, whatever the bytes are."""
+    buf = bytearray(data)
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        pos, offsets = zf.start_dir, [i.header_offset for i in zf.infolist()]
+    for off in offsets:
+        n = struct.unpack_from("<H", buf, off + 26)[0]
+        name = bytes(buf[off + 30:off + 30 + n]).decode()
+        if name in names:
+            buf[off + 30:off + 30 + n] = names[name]
+            buf[off + 7] = buf[off + 7] | 0x08 if flag else buf[off + 7] & ~0x08
+    while buf[pos:pos + 4] == b"PK\x01\x02":
+        n, m, k = struct.unpack_from("<HHH", buf, pos + 28)
+        name = bytes(buf[pos + 46:pos + 46 + n]).decode()
+        if name in names:
+            buf[pos + 46:pos + 46 + n] = names[name]
+            buf[pos + 9] = buf[pos + 9] | 0x08 if flag else buf[pos + 9] & ~0x08
+        pos += 46 + n + m + k
+    return bytes(buf)
+
+
+def write_zip(path: Path, members: list[tuple[str, bytes]], rnd: random.Random) -> None:
+    """A zip of ``members``; a name that is not UTF-8 is written as its bytes, under the
+    UTF-8 flag or not."""
+    raw: dict[str, bytes] = {}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for i, (name, data) in enumerate(members):
+            try:
+                name.encode("utf-8")
+            except UnicodeEncodeError:  # a stand-in as long as its bytes, renamed below
+                encoded = os.fsencode(name)
+                name = f"{i:0{len(encoded)}d}"
+                raw[name] = encoded
+            zf.writestr(name, data)
+    path.write_bytes(raw_names(buf.getvalue(), raw, rnd.random() < 0.5))
+
+
+def write_tar(path: Path, members: list[tuple[str, bytes]], rnd: random.Random) -> None:
+    """A tar (sometimes gzipped) of ``members`` (names as their bytes), and now and then a
+    symbolic link, a hard link or a FIFO (each gets its PS010 row)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT,
+                      encoding="utf-8", errors="surrogateescape") as tf:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+        if rnd.random() < 0.3:
+            info = tarfile.TarInfo(f"odd{rnd.choice(NAME_NOISE)}.pbn")
+            info.type = rnd.choice([tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.FIFOTYPE])
+            info.linkname = members[0][0]
+            tf.addfile(info)
+    data = buf.getvalue()
+    path.write_bytes(gzip.compress(data, mtime=0) if rnd.random() < 0.3 else data)
+
+
 def make_inputs(folder: Path, count: int, seed: int) -> list[Path]:
-    """``count`` damaged files in ``folder``; about one in eight gzipped, one in eight a zip."""
+    """``count`` damaged files in ``folder``; about one in eight gzipped, one in eight a zip,
+    one in eight a tar."""
     rnd = random.Random(seed)
     pool = [(p.suffix, p.read_bytes()) for p in samples()]
     folder.mkdir(parents=True, exist_ok=True)
@@ -75,15 +143,18 @@ def make_inputs(folder: Path, count: int, seed: int) -> list[Path]:
         data = damage(data, rnd)
         name = f"{n:05d}{rnd.choice(NAME_NOISE)}{rnd.choice(NAME_NOISE)}x{suffix}"
         kind = rnd.randrange(8)
+        members = [(f"a{rnd.choice(NAME_NOISE)}{suffix}", data)]
+        if kind in (1, 2) and rnd.random() < 0.5:
+            members.append((f"b{suffix}", damage(data, rnd)))
         if kind == 0:
             path = folder / (name + ".gz")
             path.write_bytes(gzip.compress(data, mtime=0))
         elif kind == 1:
             path = folder / (name + ".zip")
-            with zipfile.ZipFile(path, "w") as zf:
-                zf.writestr(f"a{rnd.choice(NAME_NOISE)}{suffix}", data)
-                if rnd.random() < 0.5:
-                    zf.writestr(f"b{suffix}", damage(data, rnd))
+            write_zip(path, members, rnd)
+        elif kind == 2:
+            path = folder / (name + ".tar")
+            write_tar(path, members, rnd)
         else:
             path = folder / name
             path.write_bytes(data)
@@ -110,8 +181,9 @@ def check(folder: Path, files: list[Path], formats=FORMATS, jobs: int = 1) -> Ou
     out = Outcome()
     work = folder.parent
     for fmt in formats:
+        baseline = ["--write-baseline", "baseline.json"] if fmt == "json" else []
         done = run_cli(["audit", folder.name, "--format", fmt, "--jobs", str(jobs),
-                        "-o", "boards.csv", "--findings", "findings.csv"], work)
+                        "-o", "boards.csv", "--findings", "findings.csv", *baseline], work)
         out.runs += 1
         err = done.stderr.decode("utf-8", "replace")
         if done.returncode not in EXIT_CODES:
@@ -128,7 +200,28 @@ def check(folder: Path, files: list[Path], formats=FORMATS, jobs: int = 1) -> Ou
             name = str(safe_cell(f"{folder.name}/{path.name}"))
             if name not in sources and not any(s.startswith(name + "!") for s in sources):
                 out.failures.append(f"--format {fmt}: no row for {name!r}")
+        if baseline:
+            out.failures += _baseline_failures(folder, sources, jobs)
     return out
+
+
+def _baseline_failures(folder: Path, sources: set[str], jobs: int) -> list[str]:
+    """The baseline written names only sources of boards.csv, and knows every finding."""
+    work = folder.parent
+    if not (work / "baseline.json").exists():
+        return ["--write-baseline: no baseline written"]
+    from revoke_audit.report import safe_cell
+
+    known = {str(safe_cell(e["source"]))  # as the CSV shows it: control characters escaped
+             for e in json.loads((work / "baseline.json").read_text())["findings"]}
+    failures = [f"--write-baseline: source {s!r} not in boards.csv"
+                for s in sorted(known - sources)]
+    done = run_cli(["audit", folder.name, "--baseline", "baseline.json", "-q",
+                    "--jobs", str(jobs), "--fail-on", "any"], work)
+    if done.returncode != 0:
+        failures.append(f"--baseline: exit code {done.returncode}: "
+                        f"{done.stderr.decode('utf-8', 'replace')[-500:]!r}")
+    return failures
 
 
 def main() -> int:

@@ -91,5 +91,13 @@ def test_bad_baseline_is_a_one_line_error(archive):
     r = run("--baseline", "bad.json")
     assert r.exit_code == 2
     assert r.output == "Error: bad.json is not a revoke-audit baseline (KeyError: 'board')\n"
+    for text, why in (('{"findings": [{"source": "x", "board": "1", "room": "", "code": "RV001", '
+                       '"trick": 1, "seat": "W", "count": 1e400}]}', "count Infinity is not a "
+                       "number of findings"),
+                      ("[" * 100_000 + "]" * 100_000, "nested too deep")):
+        (archive / "bad.json").write_text(text)
+        r = run("--baseline", "bad.json")
+        assert (r.exit_code, r.output) == (2, f"Error: bad.json is not a revoke-audit baseline "
+                                              f"({why})\n")
     r = run("--baseline", "missing.json")
     assert (r.exit_code, r.output) == (2, "Error: cannot read baseline missing.json: No such file or directory\n")

@@ -2,15 +2,20 @@
 archives read like folders, the limits against archive bombs and their options."""
 import gzip
 import io
+import json
 import os
+import tarfile
 import zipfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from revoke_audit import cli as cli_mod
 from revoke_audit.cli import main
+
+from test_sources import BAD, bad_zip
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SUMMARY_NONE = ("0 clean, 0 irregular, 0 inconsistent, 1 unreadable; 0 revoke findings, "
@@ -137,3 +142,53 @@ def test_the_run_limit_is_shared_by_worker_processes(cli):
     rows = r.stdout.splitlines()[1:]
     read = [row for row in rows if ",unreadable," not in row]
     assert len(read) == 10 and sum(",PS013" in row or "unreadable" in row for row in rows) >= 2
+
+
+NOT_UTF8 = BAD.removesuffix(b".pbn")  # Latin-1: not UTF-8
+SHOWN = "\\xe9t\\xe9\\xff"  # as every report shows it
+
+
+def test_a_name_that_is_not_utf8_never_ends_the_run(cli, tmp_path):
+    """Named on the command line, found in a folder, a tar or zip member: the run goes on and
+    every report (CSV, JSON, SARIF, text, GitHub, Parquet, baseline) shows the name with its
+    undecodable bytes escaped; the baseline written matches the next run's findings."""
+    revoke = (FIXTURES / "cli" / "revoke.pbn").read_bytes()
+    os.mkdir(b"club")
+    try:
+        for raw in (NOT_UTF8 + b".pbn", b"club/" + NOT_UTF8 + b".pbn"):
+            with open(raw, "wb") as fh:
+                fh.write(revoke)
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+        info = tarfile.TarInfo(os.fsdecode(NOT_UTF8 + b".pbn"))
+        info.size = len(revoke)
+        t.addfile(info, io.BytesIO(revoke))
+    Path("t.tar").write_bytes(buf.getvalue())
+    Path("z.zip").write_bytes(bad_zip(True))  # the member's name breaks its UTF-8 flag
+    args = [os.fsdecode(NOT_UTF8 + b".pbn"), "club", "t.tar", "z.zip"]
+    names = [f"{SHOWN}.pbn", f"club/{SHOWN}.pbn", f"t.tar!{SHOWN}.pbn", f"z.zip!{SHOWN}.pbn"]
+    for fmt in ("text", "csv", "json", "jsonl", "github", "sarif"):
+        r = cli("audit", *args, "--format", fmt)
+        assert r.exit_code == 1 and "internal error" not in r.output, fmt
+        for name in names:
+            if fmt in ("json", "jsonl", "sarif"):
+                name = json.dumps(name)[1:-1]
+            assert name in r.output or fmt == "sarif", (fmt, name)
+        if fmt == "sarif":
+            uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+                    for run in json.JSONDecoder().raw_decode(r.output)[0]["runs"]
+                    for res in run["results"]
+                    for loc in res["locations"]}
+            assert uris >= {"%5Cxe9t%5Cxe9%5Cxff.pbn", "club/%5Cxe9t%5Cxe9%5Cxff.pbn",
+                            "t.tar%21%5Cxe9t%5Cxe9%5Cxff.pbn", "z.zip%21%5Cxe9t%5Cxe9%5Cxff.pbn"}
+    r = cli("audit", *args, "-o", "b.csv", "--findings", "f.parquet", "--write-baseline", "bl.json")
+    assert r.exit_code == 0, r.output
+    rows = [row.split(",")[0] for row in Path("b.csv").read_text().splitlines()[1:]]
+    assert rows == names[:3] + ["z.zip!a.pbn"] * 5 + names[3:]
+    assert set(pd.read_parquet("f.parquet")["source"]) == {*names, "z.zip!a.pbn"}
+    assert {e["source"] for e in json.loads(Path("bl.json").read_text())["findings"]} == {
+        *names, "z.zip!a.pbn"}
+    r = cli("audit", *args, "--baseline", "bl.json")
+    assert r.exit_code == 0 and "internal error" not in r.output, r.output

@@ -65,11 +65,37 @@ def test_unknown_key_names_the_file_and_key(tree):
     ('select = "RV"', "bad value for 'select': expected a list, like select = [\"RV\", \"RC015\"]"),
     ('ignore = ["RV9"]', "bad value for 'ignore': unknown code or prefix 'RV9': no finding code "
                          "starts with it (families: RV, DT, RC, PS, LW, EQ, DU; codes like RV001)"),
+    # of the wrong TOML type: never an internal error
+    ("quiet = 2", "bad value for 'quiet': 2 is not true or false"),
+    ("exit-zero = 1", "bad value for 'exit-zero': 1 is not true or false"),
+    ("progress = 1", "bad value for 'progress': 1 is not true or false"),
+    ("statistics = []", "bad value for 'statistics': [] is not true or false"),
+    ("equity = {}", "bad value for 'equity': {} is not true or false"),
+    ('baseline = ["a"]', "bad value for 'baseline': [\"a\"] is not a file name in quotes"),
+    ('table-facts = 3', "bad value for 'table-facts': 3 is not a file name in quotes"),
+    ("max-ratio = inf", "bad value for 'max-ratio': inf is not a whole number"),
+    ("max-ratio = 1e400", "bad value for 'max-ratio': inf is not a whole number"),
+    ("max-ratio = 2.5", "bad value for 'max-ratio': 2.5 is not a whole number"),
+    ("jobs = true", "bad value for 'jobs': true is not a whole number"),
+    ('laws = ["2017"]', "bad value for 'laws': [\"2017\"] is not a single value"),
+    ("select = [[1]]", "bad value for 'select': [[1]] is not a list of codes in quotes"),
 ])
 def test_bad_value_names_the_file_and_key(tree, line, message):
     settings(tree, f"[tool.revoke-audit]\n{line}\n")
     r = run("audit", "revoke.pbn")
     assert (r.exit_code, r.output) == (2, f"Error: ../../pyproject.toml: {message}\n")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('tool = "revoke-audit"\n', "'tool' is not a table"),
+    ("[tool]\nrevoke-audit = 3\n", "[tool.revoke-audit] is not a table"),
+    ("a = " + "[" * 100_000 + "]" * 100_000 + "\n", "is not valid TOML: nested too deep"),
+])
+def test_a_pyproject_found_upwards_that_cannot_be_read_names_the_file(tree, text, message):
+    settings(tree, text)
+    r = run("audit", "revoke.pbn")
+    assert r.exit_code == 2 and r.output.startswith("Error: ../../pyproject.toml")
+    assert r.output.endswith(f"{message}\n") and r.output.count("\n") == 1
 
 
 def test_unreadable_settings(tree):

@@ -16,7 +16,7 @@ from revoke_audit import lane
 from revoke_audit.cards import SEATS
 from revoke_audit.formats.pbn import read_pbn
 from revoke_audit.options import AuditOptions
-from revoke_audit.table_facts import TableFacts
+from revoke_audit.table_facts import read_table_facts
 
 from test_pbn_fast import MUTATIONS, plain_game
 
@@ -219,12 +219,31 @@ def test_a_changed_game_gives_the_full_audits_row(seed, changes):
         assert_same(data, mp)
 
 
-def test_a_director_log_turns_the_lane_off(monkeypatch):
-    """A log may add revokes only it shows, on any board: every board goes the full way."""
-    options = AuditOptions(table_facts=TableFacts("log.csv"))
-    got = taken(monkeypatch)
-    assert_same(clean_file(1), monkeypatch, options)
-    assert got == []
+def test_a_director_log_sends_the_boards_it_names_the_full_way(monkeypatch, tmp_path):
+    """A log may add revokes only it shows: a board one of its rows names (here board 1, and
+    any board in a file it names without a board) goes the full way; the others keep the
+    lane, and every row is the full audit's."""
+    log = tmp_path / "log.csv"
+    log.write_text("source,event,board,room,trick,seat,fact,value\n"
+                   "x.pbn,,1,,2,E,penalty-card,D8 major\n"
+                   "other.pbn,,,,2,E,penalty-card,D8 major\n")
+    options = AuditOptions(table_facts=read_table_facts(log))
+    data = clean_file(1, mutate=0)
+    assert_same(data, monkeypatch, options)
+    audited: list = []
+    real = lane.audit_board
+    monkeypatch.setattr(lane, "audit_board", lambda r, *a: audited.append(r.board) or real(r, *a))
+    rows(data, AuditOptions(), True, monkeypatch)  # the boards the lane leaves anyway
+    alone = list(audited)
+    assert 0 < len(alone) < 20 and "1" not in alone
+    del audited[:]
+    rows(data, options, True, monkeypatch)
+    assert audited == ["1"] + alone
+    log.write_text("source,event,board,room,trick,seat,fact,value\n"
+                   "x.pbn,,,,2,E,penalty-card,D8 major\n")
+    del audited[:]
+    rows(data, AuditOptions(table_facts=read_table_facts(log)), True, monkeypatch)
+    assert audited == [str(n) for n in range(1, 31)]
 
 
 def test_a_board_with_another_boards_deal_is_named_from_plain_games_around_it(monkeypatch):

@@ -7,7 +7,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "revoke_audit"
 
 #: Layers in ARCHITECTURE.md's order; a module may import its own layer and earlier ones.
 LAYERS = [
-    ["cards", "record", "codes", "findings", "auction", "scoring", "duplicate", "rubber",
+    ["cards", "record", "codes", "findings", "visible", "auction", "scoring", "duplicate", "rubber",
      "speedups", "_speedups"],
     ["formats"],
     ["replay"],

@@ -451,3 +451,85 @@ def test_format_is_told_by_content_not_name(tmp_path):
     (tmp_path / "really-pbn.lin").write_bytes(PBN)
     recs = list(read_boards([tmp_path / "really-lin.pbn", tmp_path / "really-pbn.lin"]))
     assert [r.format for r in recs] == ["lin"] * 3 + ["pbn"] * 5
+
+
+def test_tar_members_that_are_no_file_get_a_skipped_row_as_a_zip_member_does(tmp_path):
+    """A symbolic link, a hard link, a device or a FIFO in a tar is never read (no member
+    name reaches the disk), but it is not dropped silently: it gets its PS010 row; folders and
+    hidden members are passed over as in a zip."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        for name, kind in (("s.pbn", tarfile.REGTYPE), ("dir", tarfile.DIRTYPE),
+                           ("link.pbn", tarfile.SYMTYPE), ("hard.pbn", tarfile.LNKTYPE),
+                           ("tty", tarfile.CHRTYPE), ("disk", tarfile.BLKTYPE),
+                           ("pipe.pbn", tarfile.FIFOTYPE), (".hidden-link", tarfile.SYMTYPE)):
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            if kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
+                info.linkname = "s.pbn"
+            data = PBN if kind == tarfile.REGTYPE else b""
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    (tmp_path / "a.tar").write_bytes(buf.getvalue())
+    recs = list(read_boards(tmp_path / "a.tar"))
+    skipped = [(r.source.split("!", 1)[1], codes([r]), r.diagnostics[0].message)
+               for r in recs if r.unreadable]
+    assert [r.format for r in recs[:5]] == ["pbn"] * 5
+    assert skipped == [
+        ("link.pbn", ["PS010"], "archive member skipped: a symbolic link"),
+        ("hard.pbn", ["PS010"], "archive member skipped: a hard link"),
+        ("tty", ["PS010"], "archive member skipped: a device"),
+        ("disk", ["PS010"], "archive member skipped: a device"),
+        ("pipe.pbn", ["PS010"], "archive member skipped: a FIFO")]
+
+
+# --- names that are not UTF-8 ----------------------------------------------------------------
+
+BAD = b"\xe9t\xe9\xff.pbn"  # a Latin-1 name: not UTF-8
+
+
+def bad_zip(flagged: bool) -> bytes:
+    """A zip of ``a.pbn`` and a member named ``BAD``'s bytes, under the UTF-8 flag or not."""
+    stand_in = "\u00e9\u00e9.pbn" if flagged else "QQQQ.pbn"  # as many bytes as BAD
+    data = zip_bytes({"a.pbn": PBN, stand_in: REVOKE_PBN})
+    assert len(stand_in.encode()) == len(BAD) and data.count(stand_in.encode()) == 2
+    return data.replace(stand_in.encode(), BAD)
+
+
+def non_utf8_file(folder: Path, data: bytes) -> str:
+    """A file named ``BAD`` in ``folder``, as Python names it (``surrogateescape``)."""
+    raw = os.path.join(os.fsencode(folder), BAD)
+    try:
+        with open(raw, "wb") as fh:
+            fh.write(data)
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    return os.fsdecode(raw)
+
+
+def test_a_name_that_is_not_utf8_is_read_and_kept_as_it_came(tmp_path):
+    """Named, found in a folder, a tar or a zip member (under the UTF-8 flag or not): the
+    boards are read, and the source keeps the name's bytes (a lone surrogate each), so that it
+    can be opened again and shown escaped."""
+    path = non_utf8_file(tmp_path, REVOKE_PBN)
+    name = os.fsdecode(BAD)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+        info = tarfile.TarInfo(name)
+        info.size = len(REVOKE_PBN)
+        t.addfile(info, io.BytesIO(REVOKE_PBN))
+    (tmp_path / "t.tar").write_bytes(buf.getvalue())
+    (tmp_path / "f.zip").write_bytes(bad_zip(True))
+    (tmp_path / "u.zip").write_bytes(bad_zip(False))
+    want = [(r.format, codes([r])) for r in read_boards(FIXTURES / "cli" / "revoke.pbn")]
+    for arg in (path, os.fsencode(path), tmp_path):
+        recs = [r for r in read_boards(arg) if r.source == path]
+        assert [(r.format, codes([r])) for r in recs] == want, arg
+        assert os.fsencode(recs[0].source).endswith(BAD)
+    tar = list(read_boards(tmp_path / "t.tar"))
+    assert [(r.source, r.format) for r in tar] == [(f"{tmp_path / 't.tar'}!{name}", "pbn")]
+    flagged = list(read_boards(tmp_path / "f.zip"))
+    assert [r.source.split("!")[1] for r in flagged] == ["a.pbn"] * 5 + [name]
+    assert codes(flagged) == [] and flagged[-1].format == "pbn"
+    unflagged = list(read_boards(tmp_path / "u.zip"))  # the historical code page, cp437
+    assert unflagged[-1].source.endswith("!" + BAD.decode("cp437")) and codes(unflagged) == []

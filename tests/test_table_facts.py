@@ -1,6 +1,7 @@
 """The director's log (``--table-facts``): reading and checking it, matching rows to boards, and
 the command end to end on the sample session ``fixtures/facts`` (exact text)."""
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from deals import BASE2, D2
 from revoke_audit import TableFactsError, audit_paths, read_table_facts
 from revoke_audit.cli import main
 from revoke_audit.formats.pbn.write import format_pbn
+from revoke_audit.rows import log_findings
 from revoke_audit.table_facts import FactRow
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -110,6 +112,51 @@ def test_rows_match_boards_on_every_key_given():
     assert FactRow(2, "discovered", source="tue.pbn", discovered="table").matches(zipped)
 
 
+def big_log(tmp_path, rows: int, name="big.csv"):
+    """``rows`` rows naming 36 boards of 100 files the audit is not given."""
+    lines = [HEADER] + [f"s{i % 100}.pbn,,{i % 36 + 1},,{i % 13 + 1},{'NESW'[i % 4]},"
+                        f"penalty-card,{'SHDC'[i % 4]}{i % 9 + 2} major\n" for i in range(rows)]
+    return write(tmp_path, "".join(lines), name)
+
+
+def test_a_board_finds_its_rows_by_their_keys_alone(tmp_path, monkeypatch):
+    """The log is indexed by its key columns once: a board looks up the rows naming it, and
+    never sees (builds, or compares with) the others, however many there are."""
+    log = read_table_facts(big_log(tmp_path, 5000))
+    built: list = []
+    real = FactRow.__init__
+    monkeypatch.setattr(FactRow, "__init__", lambda self, *a, **k: built.append(a[0]) or real(self, *a, **k))
+    rec = board(D2, "3NT", "S", BASE2, source="club/s7.pbn")
+    rec = rec.__class__(**{**rec.__dict__, "board": "08"})
+    facts = log.for_board(rec)
+    assert [r.line for r in facts.rows] == built == [i + 2 for i in range(5000)
+                                                      if i % 100 == 7 and i % 36 == 7]
+    assert log.for_board(rec.__class__(**{**rec.__dict__, "source": "x.pbn"})).rows == []
+    assert len(built) == len(facts.rows)
+
+
+def test_a_log_is_held_in_a_few_bytes_a_row(tmp_path):
+    """Memory in proportion to the rows, and little of it: rows naming the same board share
+    its keys (a million-row log once took 1.33 GB, then its RC040 rows as much again)."""
+    path = big_log(tmp_path, 50_000)
+    tracemalloc.start()
+    try:
+        log = read_table_facts(path)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert log.count == 50_000 and held / 50_000 < 60  # bytes a row, keys included (it was 410)
+
+
+def test_rows_no_board_matched_come_in_batches(tmp_path):
+    """The RC040 rows of a large log that names no board in the input are made a batch at a
+    time, never all at once."""
+    log = read_table_facts(big_log(tmp_path, 2500))
+    batches = list(log_findings(log, {2, 3}))
+    assert [len(b) for b in batches] == [1000, 1000, 498]
+    assert [r["line"] for b in batches for r in b] == list(range(4, 2502))
+
+
 # --- the command on the sample session -------------------------------------------------------
 
 SESSION_FINDINGS = """\
@@ -206,6 +253,8 @@ def test_log_findings_in_the_json_formats(cli, tmp_path):
     ("source,board,trick,seat,fact,value\n",
      "Error: {log}:1: missing columns event, room (the header needs source, event, board, room, "
      "trick, seat, fact, value)"),
+    (HEADER[:-1] + ",note " + "x" * (128 << 10) + "\n",  # a header cell over 128 KiB
+     "Error: {log}:1: unreadable CSV: field larger than field limit (131072)"),
 ])
 def test_a_malformed_log_stops_the_command(cli, tmp_path, text, message):
     """One line with the file and line, exit code 2, no report written, for audit and explain."""
@@ -391,3 +440,14 @@ def test_a_log_in_the_settings_is_relative_to_the_settings_file(tmp_path, monkey
     r = CliRunner().invoke(main, ["audit", str(FIXTURES / "facts" / "tuesday-pairs.pbn"), "-q"])
     assert (r.exit_code, r.output.split(";")[0]) == (
         1, "6 boards: 1 clean, 5 irregular, 0 inconsistent, 0 unreadable")
+
+
+def test_a_malformed_log_echoes_no_terminal_control_sequence(cli, tmp_path):
+    """A cell with ``ESC ] 0 ; title BEL`` (it would set the terminal's title) quoted in the
+    error: escaped as the reports escape it, the message still one line."""
+    log = write(tmp_path, HEADER + ",,1,,3,E,\x1b]0;pwned\x07\u2028x,D8 major\n")
+    r = cli("audit", "tuesday-pairs.pbn", "--table-facts", str(log))
+    assert r.exit_code == 2
+    assert r.output == (f"Error: {log}:2: unknown fact '\\x1b]0;pwned\\x07\\u2028x' (one of "
+                        "penalty-card, lead-required, lead-forbidden, play-highest, play-lowest, "
+                        "discovered)\n")

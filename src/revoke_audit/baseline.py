@@ -44,12 +44,15 @@ class Baseline:
                 doc = json.load(fh)
             keys: Counter[Key] = Counter()
             for entry in doc["findings"]:
-                keys[tuple(entry[k] for k in KEY_FIELDS)] += int(entry.get("count", 1))
+                keys[tuple(entry[k] for k in KEY_FIELDS)] += _count(entry)
         except OSError as exc:
             raise ValueError(f"cannot read baseline {os.fspath(path)}: {exc.strerror or exc}") from exc
-        except (ValueError, KeyError, TypeError) as exc:
+        except RecursionError as exc:  # the JSON decoder recurses into nested arrays
             raise ValueError(f"{os.fspath(path)} is not a revoke-audit baseline "
-                             f"({type(exc).__name__}: {exc})") from exc
+                             "(nested too deep)") from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            why = exc.args[0] if isinstance(exc, _BadEntry) else f"{type(exc).__name__}: {exc}"
+            raise ValueError(f"{os.fspath(path)} is not a revoke-audit baseline ({why})") from exc
         return cls(keys, os.fspath(path))
 
     def known(self, f: dict[str, object]) -> bool:
@@ -60,6 +63,18 @@ class Baseline:
         self.keys[key] -= 1
         self.matched += 1
         return True
+
+
+class _BadEntry(ValueError):
+    """A baseline entry's value that cannot be used (its message says which)."""
+
+
+def _count(entry: dict) -> int:
+    """An entry's ``count`` (1 when left out): a whole number, never ``1e400``."""
+    count = entry.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise _BadEntry(f"count {json.dumps(count)} is not a number of findings")
+    return count
 
 
 class BaselineRecorder:

@@ -5,6 +5,7 @@ error.  Only this module decides exit codes."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import sys
@@ -196,6 +197,10 @@ def _config_value(ctx: click.Context, option: click.Option, key: str, raw: objec
     try:
         if option.multiple and not isinstance(raw, list):
             raise click.BadParameter(f"expected a list, like {key} = [\"RV\", \"RC015\"]")
+        wrong = _wrong_toml_type(option, raw)
+        if wrong:
+            shown_raw = repr(raw) if isinstance(raw, float) else json.dumps(raw, default=str)
+            raise click.BadParameter(f"{shown_raw} is not {wrong}")
         value = option.type_cast_value(ctx, raw)
         if option.callback is not None:
             value = option.callback(ctx, option, value)
@@ -204,6 +209,25 @@ def _config_value(ctx: click.Context, option: click.Option, key: str, raw: objec
     if key in ("baseline", "table-facts") and value:  # a path there is relative to that file
         value = os.path.join(os.path.dirname(os.path.abspath(path)), str(value))
     return value
+
+
+def _wrong_toml_type(option: click.Option, raw: object) -> str | None:
+    """What a settings value of the wrong TOML type should have been (``true or false``),
+    or None: click's own checks take strings and numbers, not lists, tables or infinity."""
+    kind = option.type
+    if option.is_flag or isinstance(kind, click.types.BoolParamType):
+        return None if isinstance(raw, (bool, str)) else "true or false"  # click reads "yes"
+    if option.multiple:
+        ok = all(isinstance(item, str) for item in raw)  # type: ignore[union-attr]
+        return None if ok else "a list of codes in quotes"
+    if isinstance(kind, click.Path):
+        return None if isinstance(raw, str) else "a file name in quotes"
+    if isinstance(raw, (list, dict)):
+        return "a single value"
+    if isinstance(kind, click.types.IntParamType):
+        ok = isinstance(raw, str) or isinstance(raw, int) and not isinstance(raw, bool)
+        return None if ok else "a whole number"
+    return None
 
 
 config_option = click.option(

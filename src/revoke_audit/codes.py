@@ -20,7 +20,8 @@ CODES: dict[str, str] = {
     "PS007": "the file is empty",
     "PS008": "file too large once decompressed; the rest was not read",
     "PS009": "too many problems in one board (or outside boards); the rest are not listed",
-    "PS010": "archive member skipped: not PBN, LIN or an archive by name or content (or nested too deep)",
+    "PS010": ("archive member skipped: not PBN, LIN or an archive by name or content, a link, "
+              "device or FIFO in a tar (or nested too deep)"),
     "PS011": "folder or archive with no file to read (empty, or nothing in it is PBN or LIN)",
     "PS012": "archive larger than --max-archive-bytes decompressed; the rest of it was not read",
     "PS013": "run larger than --max-run-bytes decompressed; the rest was not read",

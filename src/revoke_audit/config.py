@@ -22,7 +22,7 @@ def find_config(start: str | os.PathLike) -> Path | None:
     folder = Path(start).resolve()
     for here in (folder, *folder.parents):
         candidate = here / "pyproject.toml"
-        if candidate.is_file() and TABLE in _load(candidate).get("tool", {}):
+        if candidate.is_file() and TABLE in _tools(candidate, _load(candidate)):
             return candidate
     return None
 
@@ -32,11 +32,19 @@ def read_config(path: str | os.PathLike) -> dict[str, object]:
     path = Path(path)
     doc = _load(path)
     if path.name == "pyproject.toml":
-        table = doc.get("tool", {}).get(TABLE, {})
+        table = _tools(path, doc).get(TABLE, {})
         if not isinstance(table, dict):
             raise ConfigError(f"{shown(path)}: [tool.{TABLE}] is not a table")
         return table
     return doc
+
+
+def _tools(path: Path, doc: dict) -> dict:
+    """A pyproject.toml's ``[tool]`` table (empty when it has none)."""
+    tools = doc.get("tool", {})
+    if not isinstance(tools, dict):
+        raise ConfigError(f"{shown(path)}: 'tool' is not a table")
+    return tools
 
 
 def _load(path: Path) -> dict:
@@ -48,6 +56,8 @@ def _load(path: Path) -> dict:
                           f"{exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{shown(path)} is not valid TOML: {exc}") from exc
+    except RecursionError as exc:  # tomllib recurses into nested arrays and tables
+        raise ConfigError(f"{shown(path)} is not valid TOML: nested too deep") from exc
 
 
 def shown(path: str | os.PathLike) -> str:

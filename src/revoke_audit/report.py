@@ -23,11 +23,11 @@ from .codes import annotation_level
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered
 from .scoring import result_string
 from .targets import FileTarget, ReportError, file_target
+from .visible import visible
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # text cells joined by U+E000: a control character, or a cell that starts like a formula
-_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]|(?:\\A|\ue000)[=+\\-@]")
+_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|(?:\\A|\ue000)[=+\\-@]")
 _PLAIN_TYPES = frozenset((str, int, type(None)))
 STDOUT = "standard output"
 
@@ -35,12 +35,10 @@ STDOUT = "standard output"
 # --- cells ----------------------------------------------------------------------------------
 
 def clean_text(text: str) -> str:
-    """``text`` with every control character (NUL, newline, escape, C1, line separators)
-    written as a visible escape (``\\x00``, ``\\x0a``), so that a cell or a line stays one line."""
-    if not _CONTROL.search(text):
-        return text
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                        else f"\\u{ord(m.group()):04x}", text)
+    """``text`` with every control character (NUL, newline, escape, C1, line separators) and
+    undecodable byte written as a visible escape (``\\x00``, ``\\x0a``, ``\\xff``), so that a
+    cell or a line stays one line (``visible.visible``)."""
+    return visible(text)
 
 
 def safe_cell(value: object) -> object:

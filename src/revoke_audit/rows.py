@@ -1,10 +1,11 @@
 """An audited board as report rows: the columns of boards.csv and findings.csv, and the
-rows themselves, plain values every writer (CSV, JSON, SARIF, DataFrames) takes as they are."""
+rows themselves, plain values every writer (CSV, JSON, SARIF, DataFrames) takes as they are: a
+source whose name is not UTF-8 is shown with its undecodable bytes escaped (``a\\xffb.pbn``)."""
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
@@ -14,6 +15,7 @@ from .findings import Finding
 from .laws import Scoring
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 from .table_facts import FactRow, TableFacts
+from .visible import decodable
 
 BOARD_COLUMNS = (
     "source", "line", "game", "event", "date", "board", "room", "dealer", "vul", "declarer",
@@ -29,6 +31,7 @@ FINDING_COLUMNS = (
     "player", "marked", "log_line", "ruling",
 )
 _CLEAN = board_status(())
+LOG_BATCH = 1000  # the RC040 rows of a director's log in one item
 
 
 @dataclass
@@ -189,7 +192,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
     played, adjusted = ruling.tricks_played, ruling.tricks_adjusted
     duplicate = ruling.scoring == Scoring.DUPLICATE
     return {
-        "source": rec.source, "line": rec.line, "game": rec.game, "event": rec.event,
+        "source": decodable(rec.source), "line": rec.line, "game": rec.game, "event": rec.event,
         "date": rec.date, "board": rec.board, "room": rec.room,
         "dealer": SEATS[rec.dealer] if rec.dealer is not None else "",
         "vul": rec.vul or "", "declarer": SEATS[declarer] if declarer is not None else "",
@@ -225,7 +228,7 @@ def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
     """The findings.csv row of ``f`` (columns in FINDING_COLUMNS order)."""
     rec = a.record
     return {
-        "source": rec.source, "line": f.line if f.line is not None else rec.line,
+        "source": decodable(rec.source), "line": f.line if f.line is not None else rec.line,
         "game": rec.game, "board": rec.board, "room": rec.room, "code": f.code, "law": f.law,
         "trick": f.trick, "seat": SEATS[f.seat] if f.seat is not None else "", "role": f.role,
         "suit_led": SUITS[f.suit_led] if f.suit_led is not None else "",
@@ -240,15 +243,24 @@ def finding_row(a: BoardAudit, f: Finding) -> dict[str, object]:
     }
 
 
-def log_findings(table_facts: TableFacts, matched: Iterable[int]) -> list[dict[str, object]]:
-    """findings.csv rows for the log's rows that no board matched: ``source`` and ``line`` are
-    the log's own, ``board`` and ``room`` what the row names."""
-    return [_log_row(table_facts.path, row, f) for row, f in table_facts.unmatched(matched)]
+def log_findings(table_facts: TableFacts, matched: Iterable[int]
+                 ) -> Iterator[list[dict[str, object]]]:
+    """findings.csv rows for the log's rows that no board matched, ``LOG_BATCH`` at a time (a
+    log may have a million): ``source`` and ``line`` are the log's own, ``board`` and ``room``
+    what the row names."""
+    batch: list[dict[str, object]] = []
+    for row, f in table_facts.unmatched(matched):
+        batch.append(_log_row(table_facts.path, row, f))
+        if len(batch) >= LOG_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _log_row(path: str, row: FactRow, f: Finding) -> dict[str, object]:
     out: dict[str, object] = dict.fromkeys(FINDING_COLUMNS)
-    out.update(source=path, line=f.line, board=row.board, room=row.room, code=f.code,
+    out.update(source=decodable(path), line=f.line, board=row.board, room=row.room, code=f.code,
                law="", seat=SEATS[row.seat] if row.seat is not None else "", role="",
                suit_led="", card=card_str(row.card) if row.card is not None else "", held="",
                message=f.message, log_line=f.log_line, ruling=None)

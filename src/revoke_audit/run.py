@@ -33,7 +33,7 @@ def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(),
     files are audited in that many processes (0: one per core), in batches of about the same
     size (``batches``), which share the run's limit on decompressed bytes (``limits``, against
     archive bombs).  ``on_file(source)`` is called as each file is done (for a progress bar).
-    With a director's log, a last item without a board row carries the findings for the rows
+    With a director's log, last items without a board row carry the findings for the rows
     no board matched.  ``engine="dask"``: the batches are Dask tasks (``dask_engine``), on
     ``client``, or a cluster at ``scheduler``, or a local cluster; ``jobs`` is then unused.
     ``rows=False``: the caller writes CSV from each board's ``csv`` lines and needs only the
@@ -54,9 +54,8 @@ def render_sources(paths: Iterable[str], options: AuditOptions = AuditOptions(),
         matched |= r.log_lines
         yield r
     if options.table_facts is not None:
-        rows = log_findings(options.table_facts, matched)
-        if rows:
-            yield Rendered(None, rows)
+        for batch in log_findings(options.table_facts, matched):
+            yield Rendered(None, batch)
 
 
 def reported_once(rendered: Iterable[Rendered]) -> Iterator[Rendered]:

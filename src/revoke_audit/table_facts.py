@@ -36,15 +36,20 @@ from __future__ import annotations
 
 import csv
 import os
+from array import array
 from dataclasses import dataclass, field
-from typing import Iterable
+from functools import lru_cache
+from typing import Iterable, Iterator
 
 from .cards import SUITS, card_str, parse_card, parse_seat, seat_name
 from .findings import Finding
 from .record import BoardRecord
+from .visible import decodable, visible
 
 KEY_COLUMNS = ("source", "event", "board", "room")
 FACT_COLUMNS = ("trick", "seat", "fact", "value")
+# a FactRow's fields after its keys, which ``TableFacts`` keeps once for the rows that share them
+FACT_FIELDS = ("fact", "trick", "seat", "suit", "card", "grade", "discovered")
 PENALTY_CARD, LEAD_REQUIRED, LEAD_FORBIDDEN = "penalty-card", "lead-required", "lead-forbidden"
 PLAY_HIGHEST, PLAY_LOWEST, DISCOVERED = "play-highest", "play-lowest", "discovered"
 FACTS = (PENALTY_CARD, LEAD_REQUIRED, LEAD_FORBIDDEN, PLAY_HIGHEST, PLAY_LOWEST, DISCOVERED)
@@ -64,8 +69,10 @@ class TableFactsError(ValueError):
         self.path, self.line, self.message = path, line, message
 
     def __str__(self) -> str:
+        """``file:line: why``, escaped as the reports are: a log's cell quoted in the message
+        must not reach a terminal as control sequences."""
         where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
+        return visible(f"{where}: {self.message}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +116,9 @@ class FactRow:
     def matches(self, record: BoardRecord) -> bool:
         """Every key given equals the record's (source on its base name; board numbers as
         numbers; event and room ignoring case)."""
-        if self.source and _base(self.source) != _base(record.source):
-            return False
-        if self.event and self.event.casefold() != record.event.strip().casefold():
-            return False
-        if self.board and not _same_board(self.board, record.board):
-            return False
-        return not self.room or self.room.casefold() == record.room.strip().casefold()
+        mine = _keys(self.source, self.event, self.board, self.room)
+        theirs = _keys(record.source, record.event, record.board, record.room)
+        return all(k is None or k == t for k, t in zip(mine, theirs))
 
 
 @dataclass
@@ -135,12 +138,83 @@ class BoardFacts:
                                      f"{message}", record_line, log_line=line))
 
 
-@dataclass(frozen=True)
 class TableFacts:
-    """A director's log, read and checked (``read_table_facts``)."""
+    """A director's log, read and checked (``read_table_facts``).
 
-    path: str
-    rows: tuple[FactRow, ...] = ()
+    Its rows are held in a few bytes each (the line, and numbers standing for the keys and for
+    the fact, which rows naming the same board or stating the same fact share) and indexed by
+    the keys they give: a board looks up the rows that name it, in constant time however long
+    the log, and a ``FactRow`` is built only for a row asked for."""
+
+    def __init__(self, path: str, rows: Iterable[FactRow] = ()) -> None:
+        self.path = path
+        self._lines = array("q")  # per row: its line, its keys' number, its fact's number
+        self._key_of = array("l")
+        self._fact_of = array("l")
+        self._keys: dict[tuple[str, ...], int] = {}  # (source, event, board, room) -> number
+        self._key_list: list[tuple[str, ...]] = []
+        self._facts: dict[tuple, int] = {}  # FACT_FIELDS -> number
+        self._fact_list: list[tuple] = []
+        self._rows_of: list[array] = []  # a keys' number -> its rows
+        # which keys are given (a mask) -> those keys, as matched -> their keys' numbers
+        self._index: dict[tuple[bool, ...], dict[tuple[str, ...], list[int]]] = {}
+        for row in rows:
+            self._add(row.line, (row.source, row.event, row.board, row.room),
+                      tuple(getattr(row, f) for f in FACT_FIELDS))
+
+    def _add(self, line: int, keys: tuple[str, ...], fact: tuple) -> None:
+        """One row: its line, its keys (``KEY_COLUMNS``), its fact (``FACT_FIELDS``)."""
+        key = self._keys.get(keys)
+        if key is None:
+            key = self._keys[keys] = len(self._key_list)
+            self._key_list.append(keys)
+            self._rows_of.append(array("l"))
+            wanted = _keys(*keys)
+            self._index.setdefault(tuple(k is not None for k in wanted), {}).setdefault(
+                tuple(k for k in wanted if k is not None), []).append(key)
+        number = self._facts.get(fact)
+        if number is None:
+            number = self._facts[fact] = len(self._fact_list)
+            self._fact_list.append(fact)
+        self._rows_of[key].append(len(self._lines))
+        self._lines.append(line)
+        self._key_of.append(key)
+        self._fact_of.append(number)
+
+    @property
+    def count(self) -> int:
+        """The number of rows."""
+        return len(self._lines)
+
+    def _row(self, i: int) -> FactRow:
+        fact, *rest = self._fact_list[self._fact_of[i]]
+        return FactRow(self._lines[i], fact, *self._key_list[self._key_of[i]], *rest)
+
+    @property
+    def rows(self) -> tuple[FactRow, ...]:
+        """Every row, in the log's order (each built anew: for a small log)."""
+        return tuple(map(self._row, range(self.count)))
+
+    def _matching_keys(self, source: str, event: str, board: str, room: str) -> Iterator[int]:
+        """The numbers of the keys a board with these keys matches: a look-up for each
+        combination of keys the log's rows give (at most 16)."""
+        theirs = _keys(source, event, board, room)
+        for mask, table in self._index.items():
+            yield from table.get(tuple(k for k, m in zip(theirs, mask) if m), ())
+
+    def _matching(self, source: str, event: str, board: str, room: str) -> list[int]:
+        """The rows (their positions, in the log's order) whose keys a board matches."""
+        found: list[int] = []
+        for key in self._matching_keys(source, event, board, room):
+            found.extend(self._rows_of[key])
+        if len(found) > 1:
+            found.sort()
+        return found
+
+    def names(self, source: str, event: str, board: str, room: str) -> bool:
+        """Whether a row of the log names the board with these keys (else the log changes
+        nothing for it: ``lane`` may give its row)."""
+        return next(self._matching_keys(source, event, board, room), None) is not None
 
     def for_board(self, record: BoardRecord) -> BoardFacts:
         """The rows that match ``record`` (none for an unreadable record).  Two ``discovered``
@@ -148,9 +222,8 @@ class TableFacts:
         facts = BoardFacts(self.path)
         if record.unreadable:
             return facts
-        for row in self.rows:
-            if not row.matches(record):
-                continue
+        for i in self._matching(record.source, record.event, record.board, record.room):
+            row = self._row(i)
             facts.lines.add(row.line)
             if row.fact != DISCOVERED:
                 facts.rows.append(row)
@@ -162,25 +235,44 @@ class TableFacts:
             facts.discovered, facts.discovered_line = row.discovered, row.line
         return facts
 
-    def unmatched(self, matched: Iterable[int]) -> list[tuple[FactRow, Finding]]:
-        """The rows no board matched, each with its ``RC040`` finding."""
+    def unmatched(self, matched: Iterable[int]) -> Iterator[tuple[FactRow, Finding]]:
+        """The rows no board matched, each with its ``RC040`` finding, one after another."""
         seen = set(matched)
-        return [(row, Finding(LOG_CODE, f"director's log {self.path} line {row.line}: no board "
-                              f"in the input matches ({row.keys()}); the row ({row.describe()}) "
-                              "is ignored", row.line, log_line=row.line))
-                for row in self.rows if row.line not in seen]
+        named: dict[int, str] = {}  # a keys' number -> row.keys(), said once
+        described: dict[int, str] = {}  # a fact's number -> row.describe()
+        for i, line in enumerate(self._lines):
+            if line in seen:
+                continue
+            row = self._row(i)
+            key, fact = self._key_of[i], self._fact_of[i]
+            keys = named.get(key) or named.setdefault(key, row.keys())
+            what = described.get(fact) or described.setdefault(fact, row.describe())
+            yield row, Finding(LOG_CODE, f"director's log {self.path} line {line}: no board in "
+                               f"the input matches ({keys}); the row ({what}) is ignored",
+                               line, log_line=line)
+
+
+def _keys(source: str, event: str, board: str, room: str) -> tuple[str | None, ...]:
+    """A board's keys as rows are matched on them (None for a key not given): the source's
+    base name (inside an archive too; a name that is not UTF-8 as the reports show it), the
+    event and room ignoring case, a board number as a number."""
+    board = board.strip()
+    return (_source_key(source) if source else None,
+            event.strip().casefold() if event else None,
+            (str(int(board)) if board.isdecimal() else board.casefold()) if board else None,
+            room.strip().casefold() if room else None)
+
+
+@lru_cache(maxsize=256)
+def _source_key(source: str) -> str:
+    """A source as rows name it: its base name, shown as the reports show it (asked for each
+    board of a file: kept)."""
+    return decodable(_base(source))
 
 
 def _base(path: str) -> str:
     """The file name at the end of a path or of an archive member (``a.zip!x/b.pbn`` -> b.pbn)."""
     return os.path.basename(path.replace("\\", "/").rsplit("!", 1)[-1])
-
-
-def _same_board(wanted: str, board: str) -> bool:
-    wanted, board = wanted.strip(), board.strip()
-    if wanted.isdigit() and board.isdigit():
-        return int(wanted) == int(board)
-    return wanted.casefold() == board.casefold()
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -191,7 +283,10 @@ def read_table_facts(path: str | os.PathLike) -> TableFacts:
     name = os.fspath(path)
     try:
         with open(name, encoding="utf-8-sig", newline="") as fh:
-            return TableFacts(name, tuple(_rows(name, fh)))
+            log = TableFacts(name)
+            for line, keys, fact in _rows(name, fh):
+                log._add(line, keys, fact)
+            return log
     except UnicodeDecodeError as exc:
         raise TableFactsError(name, None, f"not UTF-8 text ({exc.reason})") from exc
     except OSError as exc:
@@ -199,9 +294,11 @@ def read_table_facts(path: str | os.PathLike) -> TableFacts:
                               f"{exc.strerror or exc}") from exc
 
 
-def _rows(path: str, fh) -> Iterable[FactRow]:
+def _rows(path: str, fh) -> Iterator[tuple[int, tuple[str, ...], tuple]]:
+    """Each row, checked: its line, its keys (``KEY_COLUMNS``) and its fact (``FACT_FIELDS``);
+    a fact stated as an earlier row stated it is checked once."""
     reader = csv.reader(fh)
-    header = next(reader, None)
+    header = _next_cells(path, reader)
     if header is None:
         raise TableFactsError(path, None, "empty: a header row is needed ("
                               + ", ".join(KEY_COLUMNS + FACT_COLUMNS) + ")")
@@ -212,23 +309,39 @@ def _rows(path: str, fh) -> Iterable[FactRow]:
         raise TableFactsError(path, reader.line_num, f"missing column{plural} "
                               f"{', '.join(missing)} (the header needs "
                               f"{', '.join(KEY_COLUMNS + FACT_COLUMNS)})")
-    where = {c: names.index(c) for c in KEY_COLUMNS + FACT_COLUMNS}
+    key_at = [names.index(c) for c in KEY_COLUMNS]
+    fact_at = [names.index(c) for c in FACT_COLUMNS]
+    checked: dict[tuple[str, ...], tuple] = {}
     while True:
         line = reader.line_num + 1
-        try:
-            cells = next(reader)
-        except StopIteration:
+        cells = _next_cells(path, reader)
+        if cells is None:
             return
-        except csv.Error as exc:
-            raise TableFactsError(path, line, f"unreadable CSV: {exc}") from exc
         if not any(c.strip() for c in cells):
             continue
-        got = {c: cells[i].strip() if i < len(cells) else "" for c, i in where.items()}
-        yield _row(path, line, got)
+        n = len(cells)
+        keys = tuple(cells[i].strip() if i < n else "" for i in key_at)
+        said = tuple(cells[i].strip() if i < n else "" for i in fact_at)
+        fact = checked.get(said)
+        if fact is None:
+            row = _row(path, line, dict(zip(FACT_COLUMNS, said)))
+            fact = checked[said] = tuple(getattr(row, f) for f in FACT_FIELDS)
+        yield line, keys, fact
+
+
+def _next_cells(path: str, reader) -> list[str] | None:
+    """The next row's cells (None at the end); a row the csv module cannot read (a cell over
+    its field limit, 128 KiB) is a ``TableFactsError`` naming the line."""
+    line = reader.line_num + 1
+    try:
+        return next(reader, None)
+    except csv.Error as exc:
+        raise TableFactsError(path, line, f"unreadable CSV: {exc}") from exc
 
 
 def _row(path: str, line: int, got: dict[str, str]) -> FactRow:
-    """One row checked: every complaint is a ``TableFactsError`` naming the line."""
+    """One row's fact columns checked (its keys left empty): every complaint is a
+    ``TableFactsError`` naming the line."""
     def fail(message: str) -> TableFactsError:
         return TableFactsError(path, line, message)
 
@@ -237,20 +350,19 @@ def _row(path: str, line: int, got: dict[str, str]) -> FactRow:
         raise fail(f"unknown fact '{got['fact']}' (one of {', '.join(FACTS)})")
     trick = _trick(got["trick"], fail)
     seat = _seat(got["seat"], fail)
-    keys = {k: got[k] for k in KEY_COLUMNS}
     value = got["value"]
     if fact == DISCOVERED:
         if value.casefold() not in DISCOVERY:
             raise fail(f"discovered value '{value}' is not table or after-round")
-        return FactRow(line, fact, **keys, trick=trick, seat=seat, discovered=value.casefold())
+        return FactRow(line, fact, trick=trick, seat=seat, discovered=value.casefold())
     if trick is None or seat is None:
         raise fail(f"{fact} needs a trick (0-13) and a seat (N, E, S or W)")
     if fact in (PLAY_HIGHEST, PLAY_LOWEST) and trick == 0:
         raise fail(f"{fact} needs a trick 1-13: no card is played during the auction")
     if fact == PENALTY_CARD:
         card, grade = _penalty_value(value, fail)
-        return FactRow(line, fact, **keys, trick=trick, seat=seat, card=card, grade=grade)
-    return FactRow(line, fact, **keys, trick=trick, seat=seat, suit=_suit(fact, value, fail))
+        return FactRow(line, fact, trick=trick, seat=seat, card=card, grade=grade)
+    return FactRow(line, fact, trick=trick, seat=seat, suit=_suit(fact, value, fail))
 
 
 def _trick(text: str, fail) -> int | None:

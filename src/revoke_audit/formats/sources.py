@@ -25,6 +25,7 @@ import io
 import os
 import re
 import stat
+import struct
 import sys
 import tarfile
 import tempfile
@@ -347,7 +348,7 @@ def _read_zip(stream: io.BufferedReader, source: str, reading: Reading, depth: i
     try:
         if seekable is not None:
             seekable.seek(0)
-        zf = zipfile.ZipFile(held if held is not None else seekable)
+        zf = _open_zip(held if held is not None else seekable)
     except Exception as exc:  # noqa: BLE001 - BadZipFile, OSError, and worse on hostile input
         yield unreadable(source, "PS001", f"cannot read archive: {exc}")
     else:
@@ -359,6 +360,68 @@ def _read_zip(stream: io.BufferedReader, source: str, reading: Reading, depth: i
     finally:
         if held is not None:
             held.close()
+
+
+def _open_zip(fh: BinaryIO) -> zipfile.ZipFile:
+    """A zip, opened; one whose member name is not UTF-8 under the UTF-8 flag (which
+    ``zipfile`` refuses whole) is opened again through ``_Utf8FlagCleared``, and the flagged
+    names decoded as UTF-8 keeping their undecodable bytes (``surrogateescape``), as a file
+    name on disk is."""
+    try:
+        return zipfile.ZipFile(fh)
+    except UnicodeDecodeError:
+        fh.seek(0)
+    view = _Utf8FlagCleared(fh)
+    zf = zipfile.ZipFile(view)  # type: ignore[arg-type]
+    for info, flagged in zip(zf.filelist, view.flagged):
+        if flagged:  # orig_filename stays: a member's own header is checked against it
+            info.filename = info.orig_filename.encode("cp437").decode("utf-8", "surrogateescape")
+    return zf
+
+
+class _Utf8FlagCleared:
+    """A zip file as ``zipfile`` reads it, with the UTF-8 name flag (bit 11) cleared in the
+    central directory and in each member's header, so that every name decodes (cp437 maps each
+    byte to a character, and back); ``flagged``: which central directory entries had it."""
+
+    _CENTRAL, _LOCAL, _BIT = b"PK\x01\x02", b"PK\x03\x04", 0x08  # bit 11: byte 2 of flags, 0x08
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+        self.flagged: list[bool] = []
+
+    def seek(self, *args: int) -> int:
+        return self.fh.seek(*args)
+
+    def tell(self) -> int:
+        return self.fh.tell()
+
+    def seekable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.fh.read(n)
+        if data[:4] == self._CENTRAL:
+            return self._central(data)
+        if len(data) == 30 and data[:4] == self._LOCAL:  # a member's header, as zipfile reads it
+            out = bytearray(data)
+            out[7] &= ~self._BIT & 0xFF
+            return bytes(out)
+        return data
+
+    def _central(self, data: bytes) -> bytes:
+        """The central directory (read whole, as ``zipfile`` reads it) with the flag cleared;
+        anything that is not exactly a run of its entries is passed on untouched."""
+        out, pos, flagged = bytearray(data), 0, []
+        while pos + 46 <= len(out) and out[pos:pos + 4] == self._CENTRAL:
+            flagged.append(bool(out[pos + 9] & self._BIT))
+            out[pos + 9] &= ~self._BIT & 0xFF
+            name, extra, comment = struct.unpack_from("<HHH", out, pos + 28)
+            pos += 46 + name + extra + comment
+        if pos != len(out):
+            return data
+        self.flagged = flagged
+        return bytes(out)
 
 
 def _bounded(members: Iterator[Iterator[BoardRecord]], source: str, reading: Reading
@@ -411,7 +474,8 @@ def _read_zip_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, source: str,
 
 def _read_tar(stream: io.BufferedReader, source: str, reading: Reading, depth: int
               ) -> Iterator[BoardRecord]:
-    """Every regular, visible member of a tar, in archive order (read as a stream)."""
+    """Every regular, visible member of a tar, in archive order (read as a stream); a link,
+    device or FIFO among them gets its PS010 row, as a zip's skipped member does."""
     yield from _bounded(_tar_members(stream, source, reading, depth), source, reading)
 
 
@@ -422,13 +486,30 @@ def _tar_members(stream: io.BufferedReader, source: str, reading: Reading, depth
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tf:
             for info in tf:
-                fh = tf.extractfile(info) if info.isreg() and _visible(info.name) else None
-                if fh is not None:
-                    yield _read_blob(Meter(fh, reading), f"{source}!{info.name}", info.name,
-                                     reading, member=True, depth=depth + 1)
+                if info.isdir() or not _visible(info.name):
+                    continue
+                msource = f"{source}!{info.name}"
+                fh = tf.extractfile(info) if info.isreg() else None
+                if fh is None:
+                    yield iter([unreadable(msource, "PS010", "archive member skipped: "
+                                           + _tar_kind(info))])
+                    continue
+                yield _read_blob(Meter(fh, reading), msource, info.name, reading,
+                                 member=True, depth=depth + 1)
     except Exception as exc:  # noqa: BLE001 - tarfile.TarError and a stream cut short
         if not reading.halted:
             yield iter([unreadable(source, "PS001", f"cannot read archive to the end: {exc}")])
+
+
+def _tar_kind(info: tarfile.TarInfo) -> str:
+    """What a tar member that is no regular file is, in words."""
+    if info.issym():
+        return "a symbolic link"
+    if info.islnk():
+        return "a hard link"
+    if info.isdev() and not info.isfifo():
+        return "a device"
+    return "a FIFO" if info.isfifo() else f"not a regular file (type {info.type!r})"
 
 
 def _spool(stream: BinaryIO) -> BinaryIO:

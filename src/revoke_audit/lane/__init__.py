@@ -8,8 +8,8 @@ readers hand over the plainest boards as their text (``formats.pbn.PlainGame``,
 ``formats.lin.PlainLine``), and ``render_records`` sends each through its reader's lane
 (``pbn``, ``lin``: the reader's own functions on the values, the cards replayed on masks),
 which gives the row only when every check the full audit makes would pass.  Anything else -
-and every board of a run with a director's log, which may add revokes only it shows - goes the
-full way, through the item's ``record()``, the record the reader would have built.  Rows are
+and every board a row of the director's log names, which may add revokes only it shows - goes
+the full way, through the item's ``record()``, the record the reader would have built.  Rows are
 made by ``common.board_row`` as ``rows.board_row`` makes a clean board's;
 ``tests/test_lane.py`` and ``tests/test_lane_lin.py`` check on generated, changed and corpus
 boards that a lane row is the full audit's row.  ``ENABLED = False`` turns the lane off."""
@@ -24,6 +24,7 @@ from ..options import AuditOptions
 from ..record import BoardRecord
 from ..replay.coherence import with_neighbours
 from ..rows import CleanRun, Rendered, render
+from ..table_facts import TableFacts
 from . import lin, pbn
 
 ENABLED = True
@@ -39,13 +40,15 @@ def render_records(records: Iterable[BoardRecord | PlainGame | PlainLine], optio
     (a part of a file read with games around it).  ``runs``: consecutive boards of the lane
     come as one ``rows.CleanRun`` of their rows (up to ``RUN_BOARDS``), for a caller that
     writes CSV and needs no more of a clean board."""
-    lane = ENABLED and options.table_facts is None
+    log = options.table_facts
     held: list[dict[str, object]] = []
     for i, (item, neighbours) in enumerate(with_neighbours(records)):
         if keep is not None and i not in keep:
             continue
         if type(item) in _ROWS:
-            rendered = plain_row(item, options) if lane else None
+            rendered = plain_row(item, options) if ENABLED else None
+            if rendered is not None and log is not None and _named(log, item, rendered.row):
+                rendered = None
             if rendered is not None:
                 if not runs:
                     yield rendered
@@ -62,6 +65,12 @@ def render_records(records: Iterable[BoardRecord | PlainGame | PlainLine], optio
         yield render(audit_board(item, options, neighbours))
     if held:
         yield CleanRun(len(held), rows=held)
+
+
+def _named(log: TableFacts, item: PlainGame | PlainLine, row: dict[str, object]) -> bool:
+    """Whether the director's log has a row for this board (its keys as its row gives them,
+    which are the record's): then it may oblige a player to more than following suit."""
+    return log.names(item.source, str(row["event"]), str(row["board"]), str(row["room"]))
 
 
 def plain_row(item: PlainGame | PlainLine, options: AuditOptions) -> Rendered | None:

@@ -11,6 +11,7 @@ from ..laws.dates import edition_for
 from ..replay.by_cards import EXACT_TRICKS
 from ..replay.model import CLAIMED, COMPLETE
 from ..scoring import RUBBER_COLUMNS, result_string, score_ns
+from ..visible import decodable
 
 _CLEAN = board_status(())
 _PLAYED, _CLAIMED = str(COMPLETE), str(CLAIMED)
@@ -109,7 +110,7 @@ def board_row(source: str, line: int, game: int, event: str, date: str, board: s
     played, status = tricks
     score = score_ns(contract, declarer, vul, played)
     return {
-        "source": source, "line": line, "game": game, "event": event, "date": date,
+        "source": decodable(source), "line": line, "game": game, "event": event, "date": date,
         "board": board, "room": room, "dealer": SEATS[dealer] if dealer is not None else "",
         "vul": vul or "", "declarer": SEATS[declarer], "contract": contract, "play": status,
         "tricks_stated": stated, "tricks_played": played, "tricks_adjusted": played,

@@ -1,0 +1,36 @@
+"""Text from outside the program - a file name, a cell of the director's log - as every report
+and message shows it: one line, nothing a terminal would act on, nothing an encoder refuses.
+
+A control character (NUL, newline, escape, C1, the line separators) is written as a visible
+escape (``\\x1b``); so is a byte of a file name that is not UTF-8, which Python carries as a
+lone surrogate (``os.fsdecode``'s ``surrogateescape``: the byte ``0xff`` is ``U+DCFF``) and
+which no UTF-8 report could hold: it is shown as the byte (``\\xff``).  The name itself is kept
+as it came, so the file can still be opened; only what is shown is escaped."""
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    code = ord(m.group())
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a name
+        code -= 0xDC00
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character and undecodable byte written as a visible escape
+    (``\\x00``, ``\\x1b``, ``\\xff``), so that a cell or a message stays one harmless line."""
+    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+
+
+def decodable(text: str) -> str:
+    """``text`` with only its undecodable bytes (lone surrogates) escaped (``a\\xffb.pbn``):
+    a file name as a report cell, which any writer can encode."""
+    return _SURROGATE.sub(_escape, text) if _SURROGATE.search(text) else text
+
+
+__all__ = ["visible", "decodable"]
