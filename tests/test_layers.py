@@ -21,7 +21,7 @@ LAYERS = [
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],
     ["workers", "run", "dask_engine"],
-    ["explain", "config", "api", "console", "cli", "__init__", "__main__"],
+    ["explain", "html_page", "config", "api", "console", "cli", "__init__", "__main__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
