@@ -223,3 +223,54 @@ def test_a_page_in_a_missing_folder_fails_before_anything_is_read(tmp_path):
                                     "--html", str(tmp_path / "no" / "page.html")])
     assert res.exit_code == 2 and "cannot write" in res.output
     assert not (tmp_path / "b.csv").exists()  # all outputs or none
+
+
+def test_accessible_headings_table_headers_and_text_for_symbols(tmp_path):
+    out = tmp_path / "page.html"
+    audit_paths([SESSION], html=out)
+    tree = page_of(out)
+    assert tree.root.all("html")[0].attrs.get("lang") == "en"
+    assert len(tree.root.all("h1")) == 1
+    for section in tree.root.all("section", "board"):
+        heading = section.all("h2")[0]
+        assert section.attrs["aria-labelledby"] == heading.attrs["id"]
+        assert [h.text() for h in section.all("h3")][:2] == ["Auction", "The play"]
+    for table in tree.root.all("table"):
+        heads = table.all("th")
+        assert heads and all(th.attrs.get("scope") in ("col", "row") for th in heads)
+    for sym in tree.root.all("span", "sym"):  # each suit symbol is followed by its name
+        assert sym.attrs.get("aria-hidden") == "true"
+        siblings = sym.parent.children
+        after = siblings[siblings.index(sym) + 1]
+        assert "sr" in after.classes() and after.text().strip() in (
+            "spades", "hearts", "diamonds", "clubs")
+    chart = tree.root.all("svg")[0]
+    assert chart.attrs["role"] == "img"
+    described = chart.attrs["aria-labelledby"].split()
+    assert "RV002: 4" in next(n.text() for n in chart.all("desc") if n.attrs["id"] in described)
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two ``#rrggbb`` colours."""
+    def luminance(colour: str) -> float:
+        rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_text_colours_pass_wcag_aa_on_every_background(tmp_path):
+    import re
+
+    out = tmp_path / "page.html"
+    audit_paths([SESSION], html=out)
+    css = page_of(out).root.all("style")[0].text()
+    colours = dict(re.findall(r"--([a-z]+):\s*(#[0-9a-f]{6})", css))
+    texts = [colours[k] for k in ("ink", "muted", "red", "accent")]
+    backgrounds = ["#ffffff", colours["band"], colours["mark"]]
+    assert min(contrast(t, b) for t in texts for b in backgrounds) >= 4.5
+    # every text colour is one of those (a literal colour would escape the check)
+    for value in re.findall(r"(?<![-\w])color:\s*([^;}]+)", css):
+        assert value.strip() in ("inherit",) or value.strip().startswith("var(--"), value
+    assert contrast("#777777", "#ffffff") < 4.5  # the check can fail
