@@ -274,3 +274,12 @@ def test_text_colours_pass_wcag_aa_on_every_background(tmp_path):
     for value in re.findall(r"(?<![-\w])color:\s*([^;}]+)", css):
         assert value.strip() in ("inherit",) or value.strip().startswith("var(--"), value
     assert contrast("#777777", "#ffffff") < 4.5  # the check can fail
+
+
+def test_the_options_that_ruled_the_run_are_shown(tmp_path):
+    out = tmp_path / "page.html"
+    audit_paths([SESSION], discovered="table", equity=False, html=out)
+    rows = {tr.all("th")[0].text(): tr.all("td")[0].text()
+            for tr in page_of(out).root.all("table", "settings")[0].all("tr")[1:]}
+    assert rows == {"--laws": "2017 (default)", "--discovered": "table",
+                    "--no-equity": "off"}

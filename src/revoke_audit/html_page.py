@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 from .audit import BoardAudit, audit_board
-from .cards import RANKS, SEATS, card_str, seat_name
+from .cards import RANKS, SEATS, SUITS, card_str, seat_name
 from .codes import CODES, FAMILIES
 from .explain import EXTRA, NONE, REVOKE, play_marks, ruling_steps, trick_entries
 from .formats import Limits, read_file
@@ -187,7 +187,8 @@ def _offence(f: dict) -> dict:
     held = [card(_card_of(part)) for part in str(f["held"] or "").split()]
     return {"code": f["code"], "trick": f["trick"], "seat": seat_name(SEATS.index(f["seat"])),
             "player": f["player"], "card": card(_card_of(f["card"])),
-            "suit_led": SUITS_INDEX.get(str(f["suit_led"])), "held": held}
+            "suit_led": SUITS_INDEX.get(str(f["suit_led"])), "held": held,
+            "held_led": all(c is not None and SUITS[c["suit"]] == f["suit_led"] for c in held)}
 
 
 SUITS_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
@@ -363,10 +364,18 @@ def run_settings(options: AuditOptions, *, select: Sequence[str] = (), ignore: S
     discovered = ("attention drawn at the table: the automatic transfers of Law 64A"
                   if str(options.discovered) == "table" else
                   "found after the round: no automatic transfer (64B5); 64C may restore equity")
-    out = [("--laws", str(options.laws), "the edition of the Laws applied"),
-           ("--discovered", str(options.discovered), discovered + "; a ^R mark or a log row "
-            "'discovered table' says table for its board"),
-           ("--equity" if options.equity else "--no-equity", "on" if options.equity else "off",
+    default = AuditOptions()
+
+    def value(text: str, is_default: bool) -> str:
+        return f"{text} (default)" if is_default else text
+
+    out = [("--laws", value(str(options.laws), options.laws == default.laws),
+            "the edition of the Laws applied"),
+           ("--discovered", value(str(options.discovered),
+                                  options.discovered == default.discovered),
+            discovered + "; a ^R mark or a log row 'discovered table' says table for its board"),
+           ("--equity" if options.equity else "--no-equity",
+            value("on" if options.equity else "off", options.equity == default.equity),
             "Law 64C figures: double dummy had no revoke happened")]
     if options.table_facts is not None:
         out.append(("--table-facts", decodable(options.table_facts.path),
