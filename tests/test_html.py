@@ -283,3 +283,16 @@ def test_the_options_that_ruled_the_run_are_shown(tmp_path):
             for tr in page_of(out).root.all("table", "settings")[0].all("tr")[1:]}
     assert rows == {"--laws": "2017 (default)", "--discovered": "table",
                     "--no-equity": "off"}
+
+
+def test_boards_from_standard_input_are_shown_from_their_rows(tmp_path):
+    out = tmp_path / "page.html"
+    res = CliRunner().invoke(main, ["audit", "-", "--html", str(out), "-q"],
+                             input=PBN.read_bytes())
+    assert res.exit_code == 1, res.output
+    sections = page_of(out).root.all("section", "board")
+    assert [s.all("h2")[0].text().split(" ·")[0] for s in sections] == [
+        "Board 2", "Board 3", "Board 4"]
+    for s in sections:
+        assert not s.all("div", "hand") and s.all("blockquote", "words")
+        assert "standard input" in s.text()

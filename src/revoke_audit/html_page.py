@@ -117,7 +117,7 @@ def section(r: Rendered, a: BoardAudit | None, number: int) -> dict:
         "before": _with_score(result_string(row["contract"] or None, row["tricks_played"]),
                               row["score_ns"]),
         "after": _with_score(row["result_adjusted"], row["score_ns_adjusted"]),
-        "audit": a is not None,
+        "audit": a is not None, "log": None,
     }
     if a is not None:
         out.update(_from_audit(a))
@@ -261,8 +261,15 @@ class Page:
         options (a board from standard input or a URL is shown from its rows alone)."""
         shown = self.irregular[:MAX_SECTIONS]
         audits = _audits(shown, self.sources, self.options, self.limits)
+        ready: dict[tuple, BoardAudit] = {}  # audits read ahead of their turn (rarely any)
         for i, r in enumerate(shown, 1):
-            yield section(r, audits.get(_key(r.row)), i)
+            key = _key(r.row)
+            while key not in ready:
+                item = next(audits, None)
+                if item is None:  # not read again (standard input): its rows alone
+                    break
+                ready[item[0]] = item[1]
+            yield section(r, ready.pop(key, None), i)
 
     def pieces(self) -> Iterator[str]:
         """The page's text, piece by piece (written through ``report.Reports``)."""
@@ -288,16 +295,15 @@ def _key(row: dict) -> tuple:
 
 
 def _audits(shown: list[Rendered], sources: Sequence[str], options: AuditOptions,
-            limits: Limits | None) -> dict[tuple, BoardAudit]:
-    """The audits of the boards of ``shown``, each file that holds one read once (up to the
-    last of them)."""
+            limits: Limits | None) -> Iterator[tuple[tuple, BoardAudit]]:
+    """The audits of the boards of ``shown`` as (key, audit), in the run's order: each file
+    that holds one read once (up to the last of them), one audit held at a time."""
     wanted: dict[str, set[tuple]] = {}
     by_name = {decodable(s): s for s in sources if s != "-" and "://" not in s}
     for r in shown:
         src = _input_of(str(r.row["source"]), by_name)
         if src is not None:
             wanted.setdefault(src, set()).add(_key(r.row))
-    found: dict[tuple, BoardAudit] = {}
     for src, keys in wanted.items():
         for item in read_file(src, limits, plain=True):  # the plainest games kept as text
             key = (decodable(item.source), item.line, item.game)
@@ -306,11 +312,10 @@ def _audits(shown: list[Rendered], sources: Sequence[str], options: AuditOptions
             record = item if isinstance(item, BoardRecord) else item.record()
             # an irregular board's record is coherent: the deals of the boards around it,
             # which only name the repair of an incoherent one, change nothing
-            found[key] = audit_board(record, options)
+            yield key, audit_board(record, options)
             keys.discard(key)
             if not keys:  # the rest of the file holds none of them
                 break
-    return found
 
 
 def _input_of(source: str, by_name: dict[str, str]) -> str | None:
