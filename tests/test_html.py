@@ -163,7 +163,7 @@ def test_every_record_value_is_escaped(tmp_path):
     for _, attrs in tree.tags:  # no attribute made from a name: a quote broke nothing
         assert set(attrs) <= {"class", "id", "href", "lang", "charset", "name", "content",
                               "aria-hidden", "aria-label", "aria-labelledby", "scope",
-                              "colspan", "role", "width", "height", "viewbox", "x", "y",
+                              "colspan", "span", "role", "width", "height", "viewbox", "x", "y",
                               "transform", "preserveaspectratio", "style", "data-seat",
                               "data-card"}
 
