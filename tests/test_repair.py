@@ -4,8 +4,6 @@ Each repair class on its hand-made fixture (the RC016 fixtures of ``test_coheren
 exact diff, the mended file audited clean, and the cases left alone (two repairs fit, a
 finding remains); the file's bytes outside the change kept (CRLF, cp1252); ``--write``
 killed before the rename leaves the original; archives never rewritten."""
-import io
-import os
 import shutil
 import subprocess
 import sys
@@ -205,11 +203,11 @@ def test_nothing_to_mend_exits_zero(tmp_path):
     assert (result.exit_code, result.stdout) == (0, "")
 
 
-def test_plan_of_a_utf16_text_is_encoded_back(tmp_path):
+def test_plan_of_a_utf16_text_is_encoded_back():
+    """A UTF-16 file (byte order mark) is mended as text and written back in UTF-16."""
     data = (FIXTURES / "pbn/fault_time_order.pbn").read_text().encode("utf-16")
     plan = plan_file("x.pbn", data)
-    assert plan.mended is not None and plan.mended.startswith(data[:2])
-    assert b"H5 H3 HK HT".decode().encode("utf-16")[2:] in plan.mended
-    assert io.BytesIO(plan.mended).read().decode("utf-16").count("\n") == \
-        data.decode("utf-16").count("\n")
-    assert os.sep  # (the plan names no file on disk)
+    assert plan.mended is not None and plan.mended[:2] == data[:2]
+    text = plan.mended.decode("utf-16")
+    assert "\nH5 H3 HK HT\n" in text
+    assert text.count("\n") == data.decode("utf-16").count("\n")
