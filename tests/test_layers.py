@@ -16,7 +16,7 @@ LAYERS = [
     ["equity"],
     ["options", "checks", "discovery"],
     ["audit"],
-    ["director", "rows", "selection", "baseline"],
+    ["director", "rows", "selection", "baseline", "repair"],
     ["lane"],
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],

@@ -633,5 +633,60 @@ def explain(file, board, room, game, round_, table, teams, laws, discovered, tab
             raise IOFailure(str(exc)) from exc
 
 
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--write", is_flag=True,
+              help="change the files in place (each replaced whole); archives are never rewritten")
+def fix(paths, write) -> None:
+    """Mend record errors that have exactly one proven repair (rotated hands, another board's
+    deal, a PBN play table in time order, a LIN card missing or doubled).
+
+    Prints a unified diff and exits 1 when there is something to mend; with --write, changes
+    the files (exit 0 once every change is written).  Boards left untouched are listed on
+    stderr with the reason."""
+    from .repair import plan_paths
+    from .targets import file_target
+
+    missing = missing_paths(paths)
+    if missing:
+        raise IOFailure(f"no such file or folder: {missing[0]}")
+    pending = mended = 0
+    for plan in plan_paths(paths):
+        for r in plan.repairs:
+            where = f"{r.file}:{r.line}: board {r.board or '?'}" + (f" ({r.room})" if r.room else "")
+            if r.mended:
+                click.echo(f"{where}: {r.what}: {r.description}", err=True)
+            else:
+                click.echo(f"{where}: left untouched: {r.reason}", err=True)
+        if plan.mended is None:
+            continue
+        if write and not plan.archive:
+            _replace(file_target, plan.file, plan.mended)
+            mended += 1
+            continue
+        if write:
+            click.echo(f"{plan.file}: inside an archive, never rewritten; the change:", err=True)
+        click.echo(plan.diff(), nl=False)
+        pending += 1
+    done = f"{mended} file{'s' if mended != 1 else ''} mended"
+    click.echo(f"{done}, {pending} with something to mend" if write or mended else
+               f"{pending} file{'s' if pending != 1 else ''} with something to mend "
+               "(--write to mend)", err=True)
+    sys.exit(1 if pending else 0)
+
+
+def _replace(file_target, path: str, data: bytes) -> None:
+    """``path`` replaced whole by ``data``: written beside it, synced, renamed (a symbolic
+    link keeps pointing at the mended file)."""
+    target = file_target(os.path.realpath(path), binary=True)
+    try:
+        target.fh.write(data)
+        target.finish()
+        target.replace()
+    except OSError as exc:
+        target.discard()
+        raise IOFailure(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
