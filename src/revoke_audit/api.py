@@ -26,7 +26,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
                 baseline: str | os.PathLike | None = None,
                 table_facts: "str | os.PathLike | TableFacts | None" = None,
                 limits: Limits | None = None, engine: str = "local",
-                client: object = None) -> AuditResult:
+                client: object = None, scoring: str | None = None) -> AuditResult:
     """Audit every board under ``paths``; typed DataFrames with the report columns.
 
     ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
@@ -37,21 +37,27 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     ``TableFactsError`` (a ``ValueError``) before anything is audited.  ``limits``:
     ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like).
     ``engine="dask"``: audit on a Dask cluster (the ``dask`` extra): ``client``, a
-    ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs."""
+    ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs.
+    ``scoring``: how every board's field is scored (``mp``, ``cross-imp``, ``butler``,
+    ``teams``), as ``--scoring``; default: from each board's record."""
     from .frames import frame_of
     from .rows import BOARD_COLUMNS, FINDING_COLUMNS
+    from .rescore import Fields
     from .run import render_sources
     from .selection import screen
 
     options = AuditOptions(laws, discovered, equity, _log(table_facts))
     selection = Selection.of(select, ignore, extend_select)
     known = Baseline.load(baseline) if baseline is not None else None
+    fields = Fields(scoring)  # before anything is audited: an unknown method is a ValueError
     boards, findings = [], []
     rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
-    for r in screen(rendered, selection, known):
+    for r in screen(fields.noted(rendered), selection, known):
         if r.row is not None:
             boards.append(r.row)
         findings.extend(r.findings)
+    for ordinal, cells in fields.score().figures.items():
+        boards[ordinal].update(cells)
     return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))
 
 

@@ -27,6 +27,7 @@ from .formats import Limits, iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
                      silence_stdout, text_line)
+from .rescore import METHODS, Deferred, Fields
 from .run import render_sources
 from .sarif import write_sarif
 from .targets import Input, Output, clash
@@ -271,6 +272,8 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               show_default=True,
               help="dask: audit batches of files as Dask tasks (needs the dask extra); PATHS "
                    "may then be fsspec URLs (s3://, gs://, file://)")
+@click.option("--scoring", type=click.Choice(list(METHODS)), default=None,
+              help="how each board's field is scored (default: from the record)")
 @click.option("--scheduler", metavar="ADDRESS",
               help="with --engine dask: the Dask scheduler to use (default: a local cluster on "
                    "this machine's cores)")
@@ -303,8 +306,8 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               help="how many times its compressed size a stream may expand (PS014)")
 @click.option("--max-archive-boards", type=click.IntRange(min=1), default=LIMITS.archive_boards,
               show_default=True, help="rows read from one archive (PS015)")
-def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, engine, scheduler,
-          select,
+def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, engine, scoring,
+          scheduler, select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
           progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
           max_archive_boards) -> None:
@@ -331,25 +334,27 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     try:
         if fmt in ("json", "sarif"):
             collected = JsonSpools(f"the --format {fmt} document")
+        fields = Fields(scoring)
         with Reports(boards, findings, [write_baseline] if recorder else []) as reports, \
                 closing(render_sources(
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
-            for r in screen(_counted(rendered, read), selection, known, recorder):
+            deferred = Deferred(reports, fields)  # boards.csv waits for its fields' figures
+            for r in screen(fields.noted(_counted(rendered, read)), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     tally[r.status] += r.boards  # many for a run of clean boards
                 if r.findings:  # most boards have none: no generators made for them
                     codes.update(str(f["code"]) for f in r.findings)
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += r.boards
-                reports.write(r)
                 _emit(r, fmt, quiet or statistics, collected)
+                deferred.write(r)
             _finish_stdout(fmt, collected)
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
             _summary(tally, codes, fmt, known)
-            reports.commit([recorder.text()] if recorder else [])
+            deferred.commit([recorder.text()] if recorder else [])
             if recorder is not None:  # said once it is true
                 echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
                      err=fmt != "text")

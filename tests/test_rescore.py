@@ -1,0 +1,176 @@
+"""A board's field scored after the run (``rescore``): a small club session written by hand,
+every figure worked out by hand, the same whichever way the run goes."""
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from revoke_audit import audit_paths
+from revoke_audit.cli import main
+
+REVOKE = (Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn").read_text()
+# board 2 of revoke.pbn with its play: West revokes on trick 3, one trick transferred at the
+# table (64A2): 3NT by South 10 -> 11 tricks, N-S +430 -> +460.
+TABLE_1 = REVOKE[REVOKE.index("[Event"):].replace('"=Thursday Pairs"', '"Thursday Pairs"')
+DEAL_2 = "N:AK2.432.AKQJ.543 QJT9.AKQ.432.876 876.JT9.T98.AKQJ 543.8765.765.T92"
+DEAL_1 = "N:5432.543.AKQ.AKQ KQJT.2.9876.9876 A98.AKQJT.54.543 76.9876.JT32.JT2"
+
+
+def result(board: str, deal: str, contract: str, declarer: str, tricks: int, names: str,
+           event: str = "Thursday Pairs", room: str = "", scoring: str = "") -> str:
+    """One table's result, without a play (its score is its stated result's)."""
+    n, e, s, w = names.split(",")
+    tags = [("Event", event), ("Site", "Riverside Bridge Club"), ("Date", "2026.11.20"),
+            ("Board", board), ("West", w), ("North", n), ("East", e), ("South", s),
+            ("Dealer", "N"), ("Vulnerable", "None"), ("Deal", deal), ("Declarer", declarer),
+            ("Contract", contract), ("Result", str(tricks))]
+    if room:
+        tags.append(("Room", room))
+    if scoring:
+        tags.append(("Scoring", scoring))
+    return "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n"
+
+
+# Board 2 at four tables: the revoke table (430 -> 460), 430, 460 and 400.
+# Board 1 at three tables (the event's largest field is four: Neuberg): 420, 450, -50.
+SESSION = [
+    TABLE_1 + "\n",
+    result("2", DEAL_2, "3NT", "S", 10, "Hal N,Ida E,Jo S,Kim W"),
+    result("2", DEAL_2, "3NT", "S", 11, "Lu N,Mo E,Ned S,Oz W"),
+    result("2", DEAL_2, "3NT", "S", 9, "Pat N,Quin E,Ray S,Sal W"),
+    result("1", DEAL_1, "4H", "S", 10, "Ed North,Flo East,Gus South,=1+2"),
+    result("1", DEAL_1, "4H", "S", 11, "Hal N,Ida E,Jo S,Kim W"),
+    result("1", DEAL_1, "4H", "S", 9, "Lu N,Mo E,Ned S,Oz W"),
+    result("5", DEAL_1, "4H", "S", 10, "Lu N,Mo E,Ned S,Oz W"),
+]
+FIGURES = ("field", "mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted",
+           "scoring_method")
+
+
+def figures(path: Path) -> list[tuple[str, ...]]:
+    rows = list(csv.DictReader(io.StringIO(path.read_text())))
+    return [(r["board"], r["north"], *(r[c] for c in FIGURES)) for r in rows]
+
+
+@pytest.fixture
+def cli():
+    runner = CliRunner()
+    return lambda *args: runner.invoke(main, list(args))
+
+
+@pytest.fixture
+def session(tmp_path) -> Path:
+    path = tmp_path / "session.pbn"
+    path.write_text("".join(SESSION))
+    return path
+
+
+def run(cli, tmp_path, *args) -> Path:
+    out = tmp_path / "boards.csv"
+    r = cli("audit", *map(str, args), "--discovered", "table", "-o", str(out),
+            "--findings", str(tmp_path / "findings.csv"))
+    assert r.exit_code in (0, 1), r.output
+    return out
+
+
+# Board 2, before: 430 430 460 400 -> 3 3 6 0 of 6: 50 50 100 0.
+#          after:  460 430 460 400 -> 5 2 5 0 of 6: 83.33 33.33 83.33 0 (the second table
+#          lost a score it tied).
+# Board 1 (3 of the event's 4: Neuberg): 420 450 -50 -> 2 4 0, (MP + 1) x 4 / 3 - 1 =
+#          3, 5.67, 0.33 of 6: 50, 94.44, 5.56; no adjustment.
+EXPECTED = [
+    ("2", "Ed North", "4", "50.0", "83.33", "", "", "mp"),
+    ("2", "Hal N", "4", "50.0", "33.33", "", "", "mp"),
+    ("2", "Lu N", "4", "100.0", "83.33", "", "", "mp"),
+    ("2", "Pat N", "4", "0.0", "0.0", "", "", "mp"),
+    ("1", "Ed North", "3", "50.0", "50.0", "", "", "mp-neuberg"),
+    ("1", "Hal N", "3", "94.44", "94.44", "", "", "mp-neuberg"),
+    ("1", "Lu N", "3", "5.56", "5.56", "", "", "mp-neuberg"),
+    ("5", "Lu N", "", "", "", "", "", ""),
+]
+
+
+def test_a_session_is_matchpointed_before_and_after_the_revoke(cli, tmp_path, session):
+    assert figures(run(cli, tmp_path, session)) == EXPECTED
+    findings = (tmp_path / "findings.csv").read_text()
+    assert "SC001" in findings and "board 5 has no other result" in findings
+
+
+def test_one_file_per_table_gives_the_same_figures(cli, tmp_path):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for i, game in enumerate(SESSION):
+        (folder / f"t{i}.pbn").write_text(game)
+    assert figures(run(cli, tmp_path, folder)) == EXPECTED
+
+
+def test_jobs_and_the_library_give_the_same_figures(cli, tmp_path, session):
+    assert figures(run(cli, tmp_path, session, "--jobs", "2")) == EXPECTED
+    boards = audit_paths([session], discovered="table").boards
+    got = [(b, n, *("" if v is None or v != v else str(v) for v in vals))
+           for b, n, *vals in boards[["board", "north", *FIGURES]].astype(object)
+           .where(boards[["board", "north", *FIGURES]].notna(), None).itertuples(index=False)]
+    assert got == EXPECTED
+
+
+def test_the_parquet_report_has_the_figures(cli, tmp_path, session):
+    import pandas as pd
+    out = tmp_path / "boards.parquet"
+    r = cli("audit", str(session), "--discovered", "table", "-o", str(out))
+    assert r.exit_code in (0, 1), r.output
+    frame = pd.read_parquet(out)
+    assert list(frame["mp_pct_ns_adjusted"][:4]) == [83.33, 33.33, 83.33, 0.0]
+    assert str(frame["mp_pct_ns"].dtype) == "Float64"
+
+
+def test_a_hand_record_of_one_table_is_not_scored_and_not_noted(cli, tmp_path):
+    out = run(cli, tmp_path, Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn")
+    assert figures(out)[0][2:] == ("",) * 6
+    assert "SC001" not in (tmp_path / "findings.csv").read_text()
+
+
+# --scoring cross-imp, board 2: before 430 430 460 400; the revoke table's 430 is 0 -1 +1 = 0;
+# after 460 430 460 400: +1 0 +2 = 1; the second table's 430: -1 -1 +1 = -1/3; the 460:
+# +1 +1 +2 = 4/3 before, 0 +1 +2 = 1 after; the 400: -1 -1 -2 = -4/3, -2 -1 -2 = -5/3.
+# --scoring butler: before sorted 400 430 430 460, datum of 430 430: 430 -> 0 0 +1 -1;
+# after 400 430 460 460, datum of 430 460 = 445 -> 450: +10 -20 +10 -50 -> 0 -1 0 -2.
+@pytest.mark.parametrize("method, expected", [
+    ("cross-imp", [("0.0", "1.0"), ("0.0", "-0.33"), ("1.33", "1.0"), ("-1.33", "-1.67")]),
+    ("butler", [("0.0", "0.0"), ("0.0", "-1.0"), ("1.0", "0.0"), ("-1.0", "-2.0")]),
+])
+def test_imp_fields_by_hand(cli, tmp_path, session, method, expected):
+    got = figures(run(cli, tmp_path, session, "--scoring", method))[:4]
+    assert [(g[5], g[6]) for g in got] == expected
+    assert {g[7] for g in got} == {method} and {g[3] for g in got} == {""}
+
+
+def test_a_team_match_with_a_revoke_in_one_room(cli, tmp_path):
+    # open room: the revoke table, 430 -> 460; closed room: 3NT by South, 9 tricks, 400.
+    # before: +30, 1 IMP to the open room's N-S; after: +60, 2 IMPs.
+    match = tmp_path / "match.pbn"
+    match.write_text(TABLE_1.replace('[Scoring "MP"]', '[Room "Open"]') + "\n"
+                     + result("2", DEAL_2, "3NT", "S", 9, "Pat N,Quin E,Ray S,Sal W",
+                              room="Closed"))
+    got = figures(run(cli, tmp_path, match))
+    assert got == [("2", "Ed North", "2", "", "", "1.0", "2.0", "teams"),
+                   ("2", "Pat N", "2", "", "", "-1.0", "-2.0", "teams")]
+
+
+def test_a_record_read_twice_counts_once(cli, tmp_path, session):
+    copy = tmp_path / "copy.pbn"
+    copy.write_text(session.read_text())
+    got = figures(run(cli, tmp_path, session, copy))
+    assert got[:8] == EXPECTED and got[8:] == EXPECTED
+
+
+def test_the_same_players_at_two_tables_is_noted_not_scored(cli, tmp_path):
+    path = tmp_path / "twice.pbn"
+    path.write_text(result("3", DEAL_1, "4H", "S", 10, "A,B,C,D")
+                    + result("3", DEAL_1, "4H", "S", 11, "A,B,C,D")
+                    + result("4", DEAL_1, "4H", "S", 11, "A,B,C,D")
+                    + result("4", DEAL_1, "4H", "S", 11, "E,F,G,H"))
+    got = figures(run(cli, tmp_path, path))
+    assert [g[2] for g in got] == ["", "", "2", "2"]
+    assert (tmp_path / "findings.csv").read_text().count("SC002") == 2
