@@ -2,7 +2,7 @@
 import pytest
 
 from revoke_audit.scoring.field import (butler, cross_imps, datum, imps, matchpoints,
-                                        mp_percentages, neuberg, teams)
+                                        mp_percentages, neuberg, ordinal, ranks, teams)
 
 
 @pytest.mark.parametrize("difference, expected", [
@@ -63,3 +63,9 @@ def test_teams_imps_both_rooms():
     # 720 points, 12 IMPs to the open room's N-S (and so to their team, E-W in the closed).
     assert teams(620, -100) == (12, -12)
     assert teams(420, 420) == (0, 0)
+
+
+def test_ranks_share_equal_scores():
+    assert ranks([55.0, 60.0, 55.0, 40.0]) == [2, 1, 2, 4]
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 102)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "102nd"]

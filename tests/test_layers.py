@@ -20,7 +20,7 @@ LAYERS = [
     ["lane"],
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],
-    ["rescore"],
+    ["rescore", "standings"],
     ["workers", "run", "dask_engine"],
     ["explain", "config", "api", "console", "cli", "__init__", "__main__"],
 ]

@@ -174,3 +174,62 @@ def test_the_same_players_at_two_tables_is_noted_not_scored(cli, tmp_path):
     got = figures(run(cli, tmp_path, path))
     assert [g[2] for g in got] == ["", "", "2", "2"]
     assert (tmp_path / "findings.csv").read_text().count("SC002") == 2
+
+
+# The standings of the session (a Mitchell: no pair sits both ways, each direction apart).
+# N-S: Ed North & Gus South 50 50 -> 83.33 50: 50.00 -> 66.67; Hal & Jo 50 94.44 -> 33.33
+# 94.44: 72.22 -> 63.89; Lu & Ned 100 5.56 -> 83.33 5.56: 52.78 -> 44.44; Pat & Ray 0 -> 0.
+# E-W (100 less N-S's): Flo & =1+2 50 50 -> 16.67 50: 50.00 -> 33.33; Ida & Kim 50 5.56 ->
+# 66.67 5.56: 27.78 -> 36.11; Mo & Oz 0 94.44 -> 16.67 94.44: 47.22 -> 55.56; Quin & Sal 100.
+STANDINGS = [
+    ("NS", "Ed North & Gus South", "2", "50.0", "66.67", "3", "1"),
+    ("NS", "Hal N & Jo S", "2", "72.22", "63.89", "1", "2"),
+    ("NS", "Lu N & Ned S", "2", "52.78", "44.44", "2", "3"),
+    ("NS", "Pat N & Ray S", "1", "0.0", "0.0", "4", "4"),
+    ("EW", "Quin E & Sal W", "1", "100.0", "100.0", "1", "1"),
+    ("EW", "Mo E & Oz W", "2", "47.22", "55.56", "3", "2"),
+    ("EW", "Ida E & Kim W", "2", "27.78", "36.11", "4", "3"),
+    ("EW", "Flo East & =1+2", "2", "50.0", "33.33", "2", "4"),
+]
+
+
+def test_the_standings_before_and_after(cli, tmp_path, session):
+    out = tmp_path / "standings.csv"
+    run(cli, tmp_path, session, "--standings", out)
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert {(r["event"], r["section"]) for r in rows} == {("Thursday Pairs", "")}
+    assert [(r["direction"], r["pair"], r["boards"], r["score"], r["score_adjusted"], r["rank"],
+             r["rank_adjusted"]) for r in rows] == STANDINGS
+    frame = audit_paths([session], discovered="table").standings
+    assert list(frame["pair"]) == [s[1] for s in STANDINGS]
+    assert str(frame["rank"].dtype) == "Int64" and str(frame["score"].dtype) == "Float64"
+
+
+def test_the_text_output_ends_with_what_changed(cli, tmp_path, session):
+    r = cli("audit", str(session), "--discovered", "table")
+    lines = r.output.splitlines()
+    start = lines.index("what the adjustments change:")
+    assert lines[start + 1:] == [
+        "board 2 (Thursday Pairs 2026.11.20), mp:",
+        "  N-S Ed North & Gus South: 50.00% -> 83.33%, E-W Flo East & =1+2: 50.00% -> 16.67%;"
+        " N-S +430 -> +460",
+        "  N-S Hal N & Jo S: 50.00% -> 33.33%, E-W Ida E & Kim W: 50.00% -> 66.67%",
+        "  N-S Lu N & Ned S: 100.00% -> 83.33%, E-W Mo E & Oz W: 0.00% -> 16.67%",
+        "  N-S Pat N & Ray S: 0.00% -> 0.00%, E-W Quin E & Sal W: 100.00% -> 100.00%",
+        "Ed North & Gus South (NS): 3rd -> 1st (50.0 -> 66.67)",
+        "Hal N & Jo S (NS): 1st -> 2nd (72.22 -> 63.89)",
+        "Lu N & Ned S (NS): 2nd -> 3rd (52.78 -> 44.44)",
+        "Mo E & Oz W (EW): 3rd -> 2nd (47.22 -> 55.56)",
+        "Ida E & Kim W (EW): 4th -> 3rd (27.78 -> 36.11)",
+        "Flo East & =1+2 (EW): 2nd -> 4th (50.0 -> 33.33)",
+    ]
+
+
+def test_unnamed_players_are_left_out_of_the_standings(cli, tmp_path):
+    path = tmp_path / "unnamed.pbn"
+    path.write_text(result("3", DEAL_1, "4H", "S", 10, "A,B,C,D")
+                    + result("3", DEAL_1, "4H", "S", 11, ",,,"))
+    out = tmp_path / "standings.csv"
+    run(cli, tmp_path, path, "--standings", out)
+    assert [r["pair"] for r in csv.DictReader(io.StringIO(out.read_text()))] == ["A & C", "B & D"]
+    assert (tmp_path / "findings.csv").read_text().count("SC003") == 1

@@ -17,6 +17,7 @@ from .table_facts import TableFacts, read_table_facts
 class AuditResult:
     boards: "object"  # pandas.DataFrame
     findings: "object"  # pandas.DataFrame
+    standings: "object" = None  # pandas.DataFrame: each event's pairs before and after
 
 
 def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
@@ -43,6 +44,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     from .frames import frame_of
     from .rows import BOARD_COLUMNS, FINDING_COLUMNS
     from .rescore import Fields
+    from .standings import STANDING_COLUMNS, standings
     from .run import render_sources
     from .selection import screen
 
@@ -58,7 +60,8 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
         findings.extend(r.findings)
     for ordinal, cells in fields.score().figures.items():
         boards[ordinal].update(cells)
-    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))
+    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS),
+                       frame_of(standings(fields.score()), STANDING_COLUMNS))
 
 
 def _log(table_facts: "str | os.PathLike | TableFacts | None") -> TableFacts | None:

@@ -28,6 +28,7 @@ from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
                      silence_stdout, text_line)
 from .rescore import METHODS, Deferred, Fields
+from .standings import STANDING_COLUMNS, changes, standings
 from .run import render_sources
 from .sarif import write_sarif
 from .targets import Input, Output, clash
@@ -274,6 +275,9 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
                    "may then be fsspec URLs (s3://, gs://, file://)")
 @click.option("--scoring", type=click.Choice(list(METHODS)), default=None,
               help="how each board's field is scored (default: from the record)")
+@click.option("--standings", "standings_path", type=click.Path(dir_okay=False),
+              help="write the standings before and after the adjustments (CSV; .parquet: "
+                   "Parquet)")
 @click.option("--scheduler", metavar="ADDRESS",
               help="with --engine dask: the Dask scheduler to use (default: a local cluster on "
                    "this machine's cores)")
@@ -307,7 +311,7 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
 @click.option("--max-archive-boards", type=click.IntRange(min=1), default=LIMITS.archive_boards,
               show_default=True, help="rows read from one archive (PS015)")
 def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, engine, scoring,
-          scheduler, select,
+          standings_path, scheduler, select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
           progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
           max_archive_boards) -> None:
@@ -320,7 +324,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
         raise click.UsageError("--scheduler goes with --engine dask")
     sources = list(_sources(paths, engine))
     _no_clash((("-o", "report", output), ("--findings", "report", findings_path),
-               ("--write-baseline", "baseline", write_baseline)), sources, table_facts, baseline)
+               ("--write-baseline", "baseline", write_baseline),
+               ("--standings", "report", standings_path)), sources, table_facts, baseline)
     log = _read_log(table_facts)
     selection = Selection(select or (ALL,), ignore, extend_select)
     known = _load_baseline(baseline)
@@ -335,7 +340,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
         if fmt in ("json", "sarif"):
             collected = JsonSpools(f"the --format {fmt} document")
         fields = Fields(scoring)
-        with Reports(boards, findings, [write_baseline] if recorder else []) as reports, \
+        with Reports(boards, findings, [write_baseline] if recorder else [],
+                     [(standings_path, STANDING_COLUMNS)] if standings_path else []) as reports, \
                 closing(render_sources(
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
@@ -354,6 +360,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
             _summary(tally, codes, fmt, known)
+            _rescored(fields, reports, fmt == "text" and not (quiet or statistics))
             deferred.commit([recorder.text()] if recorder else [])
             if recorder is not None:  # said once it is true
                 echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
@@ -547,6 +554,19 @@ def _summary(tally, codes, fmt, known) -> None:
     if known is not None:
         text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")
+
+
+def _rescored(fields: Fields, reports: Reports, say: bool) -> None:
+    """The standings to their report; with ``say``, what the adjustments changed (the text
+    output ends with it)."""
+    scored = fields.score()
+    table = standings(scored)
+    for report in reports.tables:
+        report.write_rows(table)
+    lines = list(changes(scored, table)) if say else []
+    if lines:
+        echo("what the adjustments change:")
+        echo("\n".join(lines))
 
 
 def _many(n: int, thing: str) -> str:

@@ -106,6 +106,8 @@ CODES: dict[str, str] = {
              "(or a teams match without both rooms); its figures stay empty",
     "SC002": "the board's field cannot be told apart: the same players at two of its tables "
              "with different results; its figures stay empty",
+    "SC003": "the board is scored, but its players are not all named: the table's pairs cannot "
+             "be followed across boards and are left out of the standings",
     # --- equity (EQ), with --equity: notes for the Director, never errors ---
     "EQ001": "64C review: had no revoke happened, double-dummy play gives the non-offending "
              "side more than the automatic result (both sides revoked: any difference)",

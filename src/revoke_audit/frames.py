@@ -35,8 +35,10 @@ INTEGERS = frozenset((
     "line", "game", "tricks_stated", "tricks_played", "tricks_adjusted", "score_ns",
     "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "parse_problems",
     "below_ns", "above_ns", "below_ew", "above_ew", "trick", "transferred", "equity_tricks",
-    "log_line", "tricks_equity", "tricks_by_cards", "tricks_automatic", "field"))
-FLOATS = frozenset(("mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted"))
+    "log_line", "tricks_equity", "tricks_by_cards", "tricks_automatic", "field",
+    "boards", "rank", "rank_adjusted"))
+FLOATS = frozenset(("mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted", "score",
+                    "score_adjusted"))
 BOOLEANS = frozenset(("established", "marked", "review_64c"))
 # every other column (source, event, date, board, room, contract, law, card, message, ...) is
 # ``string``

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from typing import IO, Iterable, Iterator, NamedTuple
 
 from .cards import SEATS
-from .report import Reports, safe_cell
+from .report import _FORMULA_START, Reports, safe_cell
 from .targets import ReportError
 from .rows import (BOARD_COLUMNS, FIELD_COLUMNS, FINDING_COLUMNS, CleanRun, LeanRow,
                    Rendered, run_tags)
@@ -52,14 +52,27 @@ class Entry(NamedTuple):
     after: int  # N-S score as the audit adjusts it
     names: tuple[str, str, str, str]
     scoring: str  # the record's Scoring tag
+    teams: tuple[str, str]  # HomeTeam, VisitTeam: N-S and E-W of the open room
+
+
+class Result(NamedTuple):
+    """One table's figures for N-S, unrounded, as the standings add them up."""
+
+    key: tuple[str, str, str, str]  # event, section, date, board
+    entry: Entry
+    method: str
+    before: float
+    after: float
 
 
 class Scored(NamedTuple):
-    """The figures of every scored board (by ordinal: its ``FIELD_COLUMNS`` cells) and the
-    notes (findings.csv rows) of the boards that could not be scored."""
+    """The figures of every scored board (by ordinal: its ``FIELD_COLUMNS`` cells), the notes
+    (findings.csv rows) of the boards that could not be scored, and every table's figures
+    (``Result``) for the standings."""
 
     figures: dict[int, dict[str, object]]
     notes: list[dict[str, object]]
+    results: list[Result]
 
 
 class Fields:
@@ -102,9 +115,10 @@ class Fields:
         section, scoring, match = tags if tags is not None else ("", "", "")
         key = (v["event"], section, v["date"], v["board"].strip())
         names = (v["north"], v["east"], v["south"], v["west"])
+        teams = tuple(match.split("|")[:2]) if match else ("", "")
         self.boards[key].append(Entry(ordinal, v["source"], int(v["line"] or 0),
                                       int(v["game"] or 0), v["room"], match or v["source"],
-                                      before, after, names, scoring))
+                                      before, after, names, scoring, teams))
 
     def score(self) -> Scored:
         """Every field scored (once: the result is kept)."""
@@ -118,14 +132,19 @@ def _board_values(r: Rendered) -> Iterator[dict[str, str]]:
     if type(r) is CleanRun or type(r.row) is LeanRow:
         text = r.csv[0] if r.csv is not None else ""
         for cells in csv.reader(text.splitlines()):
-            yield {c: cells[_INDEX[c]] for c in _WANTED}
+            yield {c: _text(cells[_INDEX[c]]) for c in _WANTED}
         return
     row = r.row
     yield {c: _text(safe_cell(row[c])) for c in _WANTED}
 
 
 def _text(value: object) -> str:
-    return "" if value is None else str(value)
+    """A cell as boards.csv writes it (control characters escaped), without the quote that
+    keeps a spreadsheet from reading a name as a formula: the same from a row or a line."""
+    text = "" if value is None else str(value)
+    if text[:1] == "'" and text[1:2] in _FORMULA_START:
+        return text[1:]
+    return text
 
 
 def _score(v: dict[str, str], column: str) -> int | None:
@@ -143,6 +162,7 @@ def _score(v: dict[str, str], column: str) -> int | None:
 def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) -> Scored:
     figures: dict[int, dict[str, object]] = {}
     notes: list[dict[str, object]] = []
+    results: list[Result] = []
     fields = {key: _counted_once(entries) for key, entries in boards.items()}
     scored_events = {key[:3] for key, (entries, _) in fields.items() if len(entries) > 1}
     largest: dict[tuple, int] = defaultdict(int)
@@ -153,12 +173,16 @@ def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) 
     for key, (entries, copies) in fields.items():
         if key[:3] not in scored_events:
             continue  # an event with no field: a hand record, not a session
-        got = _score_field(key, entries, methods[key], largest[key[:3]], trim, notes)
+        got = _score_field(key, entries, methods[key], largest[key[:3]], trim, notes, results)
         for ordinal, first in copies.items():
             if first in got:
                 got[ordinal] = got[first]
         figures.update(got)
-    return Scored(figures, notes)
+    notes.extend(_note(r.entry, r.key, "SC003", f"board {r.key[3]} is scored, but its players "
+                       "are not all named: this table's pairs cannot be followed across boards "
+                       "and are left out of the standings")
+                 for r in results if not all(r.entry.names))
+    return Scored(figures, notes, results)
 
 
 def _counted_once(entries: list[Entry]) -> tuple[list[Entry], dict[int, int]]:
@@ -196,15 +220,17 @@ def _method(entries: list[Entry]) -> str:
 
 
 def _score_field(key: tuple, entries: list[Entry], method: str, largest: int, trim: int,
-                 notes: list[dict[str, object]]) -> dict[int, dict[str, object]]:
-    """The figures of one field by its entries' ordinals; notes for what cannot be scored."""
+                 notes: list[dict[str, object]], results: list[Result]
+                 ) -> dict[int, dict[str, object]]:
+    """The figures of one field by its entries' ordinals; notes for what cannot be scored;
+    each table's ``Result`` added to ``results``."""
     if _same_pair_twice(entries):
         notes.extend(_note(e, key, "SC002", "the same players sit at two tables of board "
                            f"{key[3]} with different results: the field cannot be told apart; "
                            "its figures stay empty") for e in entries)
         return {}
     if method == "teams":
-        return _score_teams(key, entries, notes)
+        return _score_teams(key, entries, notes, results)
     if len(entries) < 2:
         notes.extend(_note(e, key, "SC001", f"board {key[3]} has no other result in the run "
                            "to compare with: its figures stay empty") for e in entries)
@@ -214,14 +240,17 @@ def _score_field(key: tuple, entries: list[Entry], method: str, largest: int, tr
     n = len(entries)
     if method == "mp":
         name = "mp-neuberg" if largest > n else "mp"
-        pairs = zip(mp_percentages(before, largest), mp_percentages(after, largest))
+        pairs = list(zip(mp_percentages(before, largest), mp_percentages(after, largest)))
+        results.extend(Result(key, e, name, *p) for e, p in zip(entries, pairs))
         return {e.ordinal: _cells(n, name, mp=p) for e, p in zip(entries, pairs)}
     imps = cross_imps if method == "cross-imp" else lambda s: butler(s, trim)
-    pairs = zip(imps(before), imps(after))
+    pairs = list(zip(imps(before), imps(after)))
+    results.extend(Result(key, e, method, *p) for e, p in zip(entries, pairs))
     return {e.ordinal: _cells(n, method, imps=p) for e, p in zip(entries, pairs)}
 
 
-def _score_teams(key: tuple, entries: list[Entry], notes: list) -> dict[int, dict]:
+def _score_teams(key: tuple, entries: list[Entry], notes: list, results: list[Result]
+                 ) -> dict[int, dict]:
     """Each match's two rooms on the IMP scale; a match without both rooms is a note."""
     matches: dict[str, list[Entry]] = defaultdict(list)
     for e in entries:
@@ -238,6 +267,8 @@ def _score_teams(key: tuple, entries: list[Entry], notes: list) -> dict[int, dic
         before, after = teams(o.before, c.before), teams(o.after, c.after)
         out[o.ordinal] = _cells(2, "teams", imps=(before[0], after[0]))
         out[c.ordinal] = _cells(2, "teams", imps=(before[1], after[1]))
+        results.append(Result(key, o, "teams", before[0], after[0]))
+        results.append(Result(key, c, "teams", before[1], after[1]))
     return out
 
 

@@ -138,7 +138,7 @@ def clean_runs(rows: list[Rendered]) -> list[Rendered]:
 class FieldTags(NamedTuple):
     """What a board's field needs from its record beyond its boards.csv row: the ``Section``
     (one field per section), the ``Scoring`` tag (the method), the match of a teams event
-    (``HomeTeam``, ``VisitTeam`` and ``Round``, as one text)."""
+    (``HomeTeam``, ``VisitTeam`` and ``Round`` joined by ``|``, or empty)."""
 
     section: str
     scoring: str
@@ -148,7 +148,8 @@ class FieldTags(NamedTuple):
 def field_tags(tags: dict[str, str]) -> FieldTags | None:
     """A record's ``FieldTags`` (from its tags as read), None when it has none of them."""
     get = tags.get
-    match = "|".join(get(t, "") for t in ("HomeTeam", "VisitTeam", "Round")).strip("|")
+    teams = [get(t, "") for t in ("HomeTeam", "VisitTeam", "Round")]
+    match = "|".join(teams) if any(teams) else ""
     section, scoring = get("Section", ""), get("Scoring", "")
     if not (section or scoring or match):
         return None

@@ -92,3 +92,15 @@ def teams(open_ns: int, closed_ns: int) -> tuple[int, int]:
     sitting N-S in the open room wins the first, and (sitting E-W in the closed room) the
     negative of the second, which is the same number."""
     return imps(open_ns - closed_ns), imps(closed_ns - open_ns)
+
+
+def ranks(scores: Sequence[float]) -> list[int]:
+    """Each score's rank, 1 the highest; equal scores share a rank, and the next rank counts
+    them all (1, 2, 2, 4)."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st ..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
