@@ -108,6 +108,10 @@ CODES: dict[str, str] = {
              "with different results; its figures stay empty",
     "SC003": "the board is scored, but its players are not all named: the table's pairs cannot "
              "be followed across boards and are left out of the standings",
+    "SC004": "the board's ScoreTable cannot be read, or the record's own row is not in it: "
+             "not scored",
+    "SC005": "the scoring program's own figure in the ScoreTable is not ours (after rounding to "
+             "the table's decimals): both numbers named",
     # --- equity (EQ), with --equity: notes for the Director, never errors ---
     "EQ001": "64C review: had no revoke happened, double-dummy play gives the non-offending "
              "side more than the automatic result (both sides revoked: any difference)",

@@ -30,6 +30,7 @@ from .rows import (BOARD_COLUMNS, FIELD_COLUMNS, FINDING_COLUMNS, CleanRun, Lean
                    Rendered, run_tags)
 from .scoring import score_ns
 from .scoring.field import butler, cross_imps, mp_percentages, teams
+from .scoring.scoretable import check, own_row, parse_table, scores, table_method
 
 METHODS = ("mp", "cross-imp", "butler", "teams")
 _ROOMS = ("open", "closed")
@@ -53,6 +54,9 @@ class Entry(NamedTuple):
     names: tuple[str, str, str, str]
     scoring: str  # the record's Scoring tag
     teams: tuple[str, str]  # HomeTeam, VisitTeam: N-S and E-W of the open room
+    contract: str  # as boards.csv writes it, and its declarer (N E S W): to find its row
+    declarer: str  # in a ScoreTable
+    table: tuple[str, tuple[str, ...]] | None  # its PBN ScoreTable: the tag, the lines
 
 
 class Result(NamedTuple):
@@ -112,13 +116,14 @@ class Fields:
         before, after = _score(v, "score_ns"), _score(v, "score_ns_adjusted")
         if before is None or after is None:
             return
-        section, scoring, match = tags if tags is not None else ("", "", "")
+        section, scoring, match, table = tags if tags is not None else ("", "", "", None)
         key = (v["event"], section, v["date"], v["board"].strip())
         names = (v["north"], v["east"], v["south"], v["west"])
         teams = tuple(match.split("|")[:2]) if match else ("", "")
         self.boards[key].append(Entry(ordinal, v["source"], int(v["line"] or 0),
                                       int(v["game"] or 0), v["room"], match or v["source"],
-                                      before, after, names, scoring, teams))
+                                      before, after, names, scoring, teams, v["contract"],
+                                      v["declarer"], table))
 
     def score(self) -> Scored:
         """Every field scored (once: the result is kept)."""
@@ -163,7 +168,12 @@ def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) 
     figures: dict[int, dict[str, object]] = {}
     notes: list[dict[str, object]] = []
     results: list[Result] = []
-    fields = {key: _counted_once(entries) for key, entries in boards.items()}
+    for key, entries in boards.items():
+        for e in entries:
+            if e.table is not None:
+                figures.update(_score_on_table(key, e, method, trim, notes, results))
+    fields = {key: _counted_once([e for e in entries if e.table is None])
+              for key, entries in boards.items()}
     scored_events = {key[:3] for key, (entries, _) in fields.items() if len(entries) > 1}
     largest: dict[tuple, int] = defaultdict(int)
     methods = {key: method or _method(entries) for key, (entries, _) in fields.items()}
@@ -183,6 +193,46 @@ def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) 
                        "and are left out of the standings")
                  for r in results if not all(r.entry.names))
     return Scored(figures, notes, results)
+
+
+def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: list,
+                    results: list[Result]) -> dict[int, dict[str, object]]:
+    """A record with a PBN ScoreTable, scored on it: its own row (found by its score,
+    contract and declarer; rows alike are interchangeable) takes its score before and after
+    the adjustments; the program's own figures are checked against ours (SC005)."""
+    table = parse_table(e.table[0], e.table[1])
+    field = scores(table) if table is not None else None
+    if not field:
+        notes.append(_note(e, key, "SC004", f"board {key[3]}: its ScoreTable cannot be read "
+                           "(a row that is not its columns, or no Score_NS): not scored"))
+        return {}
+    mine = own_row(table, e.before, e.contract, e.declarer)
+    if mine is None:
+        notes.append(_note(e, key, "SC004", f"board {key[3]}: the record's own row (N-S "
+                           f"{e.before:+d}, {e.contract} by {e.declarer}) is not in its "
+                           "ScoreTable: not scored"))
+        return {}
+    if len(field) < 2:
+        return {}
+    at = field.index(e.before)
+    after = field[:at] + [e.after] + field[at + 1:]
+    name = method or table_method(table, e.scoring)
+    got = check(table)
+    if got is not None and not got.agree:
+        notes.append(_note(e, key, "SC005", f"board {key[3]}: the scoring program's "
+                           f"{got.column} for N-S {got.score:+d} is {got.theirs}, ours "
+                           f"{got.ours} ({got.reason})"))
+    n = len(field)
+    if name == "mp":
+        pair = (mp_percentages(field)[at], mp_percentages(after)[at])
+        results.append(Result(key, e, name, *pair))
+        return {e.ordinal: _cells(n, name, mp=pair)}
+    if name == "teams":
+        name = "cross-imp"
+    imps = cross_imps if name == "cross-imp" else lambda s: butler(s, trim)
+    pair = (imps(field)[at], imps(after)[at])
+    results.append(Result(key, e, name, *pair))
+    return {e.ordinal: _cells(n, name, imps=pair)}
 
 
 def _counted_once(entries: list[Entry]) -> tuple[list[Entry], dict[int, int]]:

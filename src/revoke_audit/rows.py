@@ -137,23 +137,27 @@ def clean_runs(rows: list[Rendered]) -> list[Rendered]:
 
 class FieldTags(NamedTuple):
     """What a board's field needs from its record beyond its boards.csv row: the ``Section``
-    (one field per section), the ``Scoring`` tag (the method), the match of a teams event
+    (one field per section), the ``Scoring`` tag (the method), its ``ScoreTable`` (the other
+    tables' results), the match of a teams event
     (``HomeTeam``, ``VisitTeam`` and ``Round`` joined by ``|``, or empty)."""
 
     section: str
     scoring: str
     match: str
+    table: tuple[str, tuple[str, ...]] | None = None  # a PBN ScoreTable: its tag, its lines
 
 
-def field_tags(tags: dict[str, str]) -> FieldTags | None:
-    """A record's ``FieldTags`` (from its tags as read), None when it has none of them."""
+def field_tags(tags: dict[str, str], score_table: tuple[str, ...] = ()) -> FieldTags | None:
+    """A record's ``FieldTags`` (from its tags as read and its ScoreTable's lines), None when
+    it has none of them."""
     get = tags.get
     teams = [get(t, "") for t in ("HomeTeam", "VisitTeam", "Round")]
     match = "|".join(teams) if any(teams) else ""
     section, scoring = get("Section", ""), get("Scoring", "")
-    if not (section or scoring or match):
+    table = (tags["ScoreTable"], score_table) if "ScoreTable" in tags else None
+    if not (section or scoring or match or table):
         return None
-    return FieldTags(section, scoring, match)
+    return FieldTags(section, scoring, match, table)
 
 
 def run_tags(r: Rendered, offset: int = 0) -> dict[int, FieldTags]:
@@ -199,7 +203,7 @@ def render(a: BoardAudit) -> Rendered:
     lines = frozenset(a.table_facts.lines) if a.table_facts is not None else frozenset()
     key = record_key(a.record) if a.findings else None
     return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines, key=key,
-                    tags=field_tags(a.record.tags))
+                    tags=field_tags(a.record.tags, a.record.score_table))
 
 
 def record_key(rec) -> str | None:
