@@ -26,6 +26,8 @@ that cannot be split (a ``%`` line after its first game): the parent reads it (a
 under 150 MB at 100 MB of input).  ``--log`` times the PBN audit with a director's log of
 10,000 rows that name no board against none (aim: under 1.2x), and gives the peak RSS of a run
 with a 1,000,000-row log (aim: under 150 MB; each of its rows becomes an RC040 finding).
+``--fields`` (and ``--large``) times the PBN audit with every board number played 10 to 20
+times (fields to score after the run) against the file as generated (aim: under 1.2x).
 """
 from __future__ import annotations
 
@@ -228,6 +230,8 @@ def main() -> None:
     ap.add_argument("--log", action="store_true",
                     help="also time a 10,000-row director's log and measure a 1,000,000-row one")
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
+    ap.add_argument("--fields", action="store_true",
+                    help="rescoring's cost: every board number played 10 to 20 times")
     ap.add_argument("--no-endplay", action="store_true",
                     help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
     args = ap.parse_args()
@@ -256,6 +260,8 @@ def main() -> None:
             _bench_folder(args.folder, tmp, args.repeat)
         if args.log and "pbn" in args.formats:
             _bench_log(paths["pbn"], tmp, boards, args.repeat)
+        if (args.fields or args.large) and "pbn" in args.formats:
+            _bench_fields(paths["pbn"], tmp, boards, args.repeat, args.seed)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -330,6 +336,33 @@ def _bench_log(path: str, tmp: str, boards: int, repeat: int) -> None:
     r = run(audit_argv(path, tmp, 1, "--table-facts", big))
     print(f"a 1,000,000-row log (as many RC040 findings): {r.seconds:.1f} s, peak RSS "
           f"{r.rss_mb:.0f} MB")
+
+
+def write_fields(path: str, out: str, seed: int) -> str:
+    """``path`` with its board numbers in runs of 10 to 20 (one event): each board a field of
+    that many results to score, the rest of the file as it is."""
+    rnd = random.Random(seed)
+    number, left = 0, 0
+    with open(path) as src, open(out, "w") as dst:
+        for line in src:
+            if line.startswith('[Board "'):
+                if not left:
+                    number, left = number + 1, rnd.randint(10, 20)
+                left -= 1
+                line = f'[Board "{number}"]\n'
+            dst.write(line)
+    return out
+
+
+def _bench_fields(path: str, tmp: str, boards: int, repeat: int, seed: int) -> None:
+    """The PBN audit of the file as generated (no board played twice: no field) against the
+    same boards in fields of 10 to 20 results (aim: under 1.2x), with their peak RSS."""
+    fields = write_fields(path, os.path.join(tmp, "fields.pbn"), seed)
+    none, scored = best_of_each([audit_argv(path, tmp, 1), audit_argv(fields, tmp, 1)], repeat)
+    _line("PBN audit, no field", boards, none, None)
+    _line("PBN audit, fields of 10-20", boards, scored, None)
+    print(f"rescoring fields of 10-20 results against no field: "
+          f"{scored.seconds / none.seconds:.2f}x")
 
 
 if __name__ == "__main__":

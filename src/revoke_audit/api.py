@@ -42,7 +42,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     ``scoring``: how every board's field is scored (``mp``, ``cross-imp``, ``butler``,
     ``teams``), as ``--scoring``; default: from each board's record."""
     from .frames import frame_of
-    from .rows import BOARD_COLUMNS, FINDING_COLUMNS
+    from .rows import BOARD_COLUMNS, FIELD_COLUMNS, FINDING_COLUMNS
     from .rescore import Fields
     from .standings import STANDING_COLUMNS, standings
     from .run import render_sources
@@ -59,7 +59,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
             boards.append(r.row)
         findings.extend(r.findings)
     for ordinal, cells in fields.score().figures.items():
-        boards[ordinal].update(cells)
+        boards[ordinal].update(zip(FIELD_COLUMNS, cells))
     return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS),
                        frame_of(standings(fields.score()), STANDING_COLUMNS))
 

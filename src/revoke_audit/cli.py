@@ -559,6 +559,8 @@ def _summary(tally, codes, fmt, known) -> None:
 def _rescored(fields: Fields, reports: Reports, say: bool) -> None:
     """The standings to their report; with ``say``, what the adjustments changed (the text
     output ends with it)."""
+    if not (reports.tables or say):
+        return
     scored = fields.score()
     table = standings(scored)
     for report in reports.tables:

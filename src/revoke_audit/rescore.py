@@ -20,6 +20,7 @@ import csv
 import pickle
 import tempfile
 from collections import defaultdict
+from operator import itemgetter
 from contextlib import contextmanager
 from typing import IO, Iterable, Iterator, NamedTuple
 
@@ -33,11 +34,16 @@ from .scoring.field import butler, cross_imps, mp_percentages, teams
 from .scoring.scoretable import check, own_row, parse_table, scores, table_method
 
 METHODS = ("mp", "cross-imp", "butler", "teams")
+_NO_TEAMS = ("", "")
+# the cells kept as text, which repeat from board to board: one copy of each
+_SHARED = ("source", "event", "date", "room", "declarer", "contract", "north", "east", "south",
+           "west")
 _ROOMS = ("open", "closed")
-_INDEX = {c: i for i, c in enumerate(BOARD_COLUMNS)}
 _WANTED = ("source", "line", "game", "event", "date", "board", "room", "vul", "declarer",
            "contract", "play", "tricks_stated", "score_ns", "score_ns_adjusted", "status",
            "scoring", "north", "east", "south", "west")
+_CELLS = itemgetter(*(BOARD_COLUMNS.index(c) for c in _WANTED))  # of a boards.csv line
+_ROW = itemgetter(*_WANTED)  # of a row
 
 
 class Entry(NamedTuple):
@@ -70,11 +76,11 @@ class Result(NamedTuple):
 
 
 class Scored(NamedTuple):
-    """The figures of every scored board (by ordinal: its ``FIELD_COLUMNS`` cells), the notes
+    """The figures of every scored board (by ordinal: its ``FIELD_COLUMNS`` values), the notes
     (findings.csv rows) of the boards that could not be scored, and every table's figures
     (``Result``) for the standings."""
 
-    figures: dict[int, dict[str, object]]
+    figures: dict[int, tuple]  # by ordinal: the values of FIELD_COLUMNS
     notes: list[dict[str, object]]
     results: list[Result]
 
@@ -91,6 +97,8 @@ class Fields:
         self.method, self.trim = method, trim
         self.boards: dict[tuple[str, str, str, str], list[Entry]] = defaultdict(list)
         self._next = 0  # the ordinal of the next board row
+        self._strings: dict[str, str] = {}  # one copy of each name, source, event ...
+        self._keys: dict[tuple, tuple] = {}  # one copy of each field's key
 
     def noted(self, rendered: Iterable[Rendered]) -> Iterator[Rendered]:
         """``rendered`` as it is, each board's values kept; after the last board, the notes
@@ -110,20 +118,25 @@ class Fields:
             self._add(self._next + i, values, tags.get(i))
         self._next += r.boards
 
-    def _add(self, ordinal: int, v: dict[str, str], tags) -> None:
+    def _add(self, ordinal: int, cells: tuple[str, ...], tags) -> None:
+        v = dict(zip(_WANTED, cells))
         if v["status"] == "unreadable" or v["scoring"] != "duplicate" or not v["board"]:
             return
         before, after = _score(v, "score_ns"), _score(v, "score_ns_adjusted")
         if before is None or after is None:
             return
+        one = self._strings.setdefault
+        v.update((c, one(_text(v[c]), _text(v[c]))) for c in _SHARED)
         section, scoring, match, table = tags if tags is not None else ("", "", "", None)
-        key = (v["event"], section, v["date"], v["board"].strip())
+        board = v["board"].strip()
+        key = (v["event"], one(section, section), v["date"], one(board, board))
+        key = self._keys.setdefault(key, key)
         names = (v["north"], v["east"], v["south"], v["west"])
-        teams = tuple(match.split("|")[:2]) if match else ("", "")
+        teams = tuple(match.split("|")[:2]) if match else _NO_TEAMS
         self.boards[key].append(Entry(ordinal, v["source"], int(v["line"] or 0),
                                       int(v["game"] or 0), v["room"], match or v["source"],
-                                      before, after, names, scoring, teams, v["contract"],
-                                      v["declarer"], table))
+                                      before, after, names, one(scoring, scoring), teams,
+                                      v["contract"], v["declarer"], table))
 
     def score(self) -> Scored:
         """Every field scored (once: the result is kept)."""
@@ -132,15 +145,13 @@ class Fields:
         return self._scored
 
 
-def _board_values(r: Rendered) -> Iterator[dict[str, str]]:
-    """The wanted cells of each board of ``r``, as text the way boards.csv writes them."""
+def _board_values(r: Rendered) -> Iterator[tuple[str, ...]]:
+    """The wanted cells (``_WANTED``) of each board of ``r``, as boards.csv writes them."""
     if type(r) is CleanRun or type(r.row) is LeanRow:
         text = r.csv[0] if r.csv is not None else ""
-        for cells in csv.reader(text.splitlines()):
-            yield {c: _text(cells[_INDEX[c]]) for c in _WANTED}
+        yield from map(_CELLS, csv.reader(text.splitlines()))
         return
-    row = r.row
-    yield {c: _text(safe_cell(row[c])) for c in _WANTED}
+    yield tuple(_text(safe_cell(v)) for v in _ROW(r.row))
 
 
 def _text(value: object) -> str:
@@ -165,7 +176,7 @@ def _score(v: dict[str, str], column: str) -> int | None:
 # --- scoring the fields -------------------------------------------------------------------
 
 def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) -> Scored:
-    figures: dict[int, dict[str, object]] = {}
+    figures: dict[int, tuple] = {}
     notes: list[dict[str, object]] = []
     results: list[Result] = []
     for key, entries in boards.items():
@@ -196,7 +207,7 @@ def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) 
 
 
 def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: list,
-                    results: list[Result]) -> dict[int, dict[str, object]]:
+                    results: list[Result]) -> dict[int, tuple]:
     """A record with a PBN ScoreTable, scored on it: its own row (found by its score,
     contract and declarer; rows alike are interchangeable) takes its score before and after
     the adjustments; the program's own figures are checked against ours (SC005)."""
@@ -271,7 +282,7 @@ def _method(entries: list[Entry]) -> str:
 
 def _score_field(key: tuple, entries: list[Entry], method: str, largest: int, trim: int,
                  notes: list[dict[str, object]], results: list[Result]
-                 ) -> dict[int, dict[str, object]]:
+                 ) -> dict[int, tuple]:
     """The figures of one field by its entries' ordinals; notes for what cannot be scored;
     each table's ``Result`` added to ``results``."""
     if _same_pair_twice(entries):
@@ -329,10 +340,10 @@ def _same_pair_twice(entries: list[Entry]) -> bool:
 
 
 def _cells(n: int, method: str, mp: tuple[float, float] | None = None,
-           imps: tuple[float, float] | None = None) -> dict[str, object]:
-    values = (n, *(_two(x) for x in (mp or (None, None))),
-              *(_two(x) for x in (imps or (None, None))), method)
-    return dict(zip(FIELD_COLUMNS, values))
+           imps: tuple[float, float] | None = None) -> tuple:
+    """A board's figures, the values of ``FIELD_COLUMNS`` in order."""
+    return (n, *(_two(x) for x in (mp or (None, None))),
+            *(_two(x) for x in (imps or (None, None))), method)
 
 
 def _two(x: float | None) -> float | None:
@@ -396,13 +407,13 @@ class Deferred:
         self.reports.commit(documents)
 
 
-def with_figures(r: Rendered, ordinal: int, figures: dict[int, dict[str, object]]) -> None:
+def with_figures(r: Rendered, ordinal: int, figures: dict[int, tuple]) -> None:
     """``r`` (its boards at ``ordinal`` onwards) with the figures of those that have them, in
     its row and its CSV lines."""
     if not any(ordinal + i in figures for i in range(r.boards)):
         return
     if type(r.row) is not LeanRow:
-        r.row.update(figures[ordinal])
+        r.row.update(zip(FIELD_COLUMNS, figures[ordinal]))
     if r.csv is None:
         return
     lines = r.csv[0].splitlines(keepends=True)
@@ -413,10 +424,10 @@ def with_figures(r: Rendered, ordinal: int, figures: dict[int, dict[str, object]
     r.csv = ("".join(lines), r.csv[1])
 
 
-def _patched(line: str, cells: dict[str, object]) -> str:
+def _patched(line: str, cells: tuple) -> str:
     """A boards.csv line ending in the empty field cells, with ``cells`` instead."""
     empty = "," * len(FIELD_COLUMNS) + "\n"
     if not line.endswith(empty):
         raise ValueError("a boards.csv line without its empty field cells")
-    text = ",".join("" if v is None else str(v) for v in cells.values())
+    text = ",".join("" if v is None else str(v) for v in cells)
     return line[:-len(empty)] + "," + text + "\n"
