@@ -289,3 +289,12 @@ def test_the_scoring_programs_figures_on_the_corpus():
     scored = boards[boards["scoring_method"].notna()]
     assert len(boards) == 2077 and codes == {"SC005": 40, "SC004": 13}
     assert len(scored) - codes["SC005"] == 1998
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_json_outputs_have_the_figures(cli, session, fmt):
+    import json
+    out = cli("audit", str(session), "--discovered", "table", "--format", fmt).stdout
+    boards = (json.loads(out)["boards"] if fmt == "json"
+              else [json.loads(line) for line in out.splitlines() if line.startswith("{")])
+    assert [b["mp_pct_ns_adjusted"] for b in boards[:4]] == [83.33, 33.33, 83.33, 0.0]

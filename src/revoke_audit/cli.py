@@ -346,7 +346,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
                 sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
-            deferred = Deferred(reports, fields)  # boards.csv waits for its fields' figures
+            held = _HELD.get(fmt)  # boards.csv (and a JSON output) wait for their figures
+            deferred = Deferred(reports, fields, held)
             for r in screen(fields.noted(_counted(rendered, read)), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     tally[r.status] += r.boards  # many for a run of clean boards
@@ -354,8 +355,12 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
                     codes.update(str(f["code"]) for f in r.findings)
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += r.boards
-                _emit(r, fmt, quiet or statistics, collected)
+                if not held:
+                    _emit(r, fmt, quiet or statistics, collected)
                 deferred.write(r)
+            for r in deferred.replay():
+                if held:
+                    _emit(r, fmt, quiet or statistics, collected)
             _finish_stdout(fmt, collected)
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
@@ -554,6 +559,9 @@ def _summary(tally, codes, fmt, known) -> None:
     if known is not None:
         text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")
+
+
+_HELD = {"json": "the --format json document", "jsonl": "the --format jsonl output"}
 
 
 def _rescored(fields: Fields, reports: Reports, say: bool) -> None:

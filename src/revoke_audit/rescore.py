@@ -361,14 +361,16 @@ def _note(e: Entry, key: tuple, code: str, message: str) -> dict[str, object]:
 
 class Deferred:
     """The run's reports held on disk (a temporary file of pickled items) until the fields
-    are scored, then written with their figures (``commit``); reports without boards are
-    written as they come."""
+    are scored, then written with their figures (``replay``, ``commit``); reports without
+    boards are written as they come.  ``hold``: a document of stdout that shows boards (JSON)
+    waits too, and is written from ``replay``'s items."""
 
-    def __init__(self, reports: Reports, fields: Fields) -> None:
+    def __init__(self, reports: Reports, fields: Fields, hold: str | None = None) -> None:
         self.reports, self.fields = reports, fields
         self._spool: IO[bytes] | None = None
-        if reports.boards:
-            self.name = f"{reports.boards[0].name} (spooled in {tempfile.gettempdir()})"
+        if reports.boards or hold:
+            held = " and ".join([r.name for r in reports.boards[:1]] + ([hold] if hold else []))
+            self.name = f"{held} (spooled in {tempfile.gettempdir()})"
             with self._failing():
                 self._spool = tempfile.TemporaryFile()
 
@@ -386,24 +388,33 @@ class Deferred:
         except OSError as exc:
             raise ReportError(self.name, exc) from exc
 
+    def replay(self) -> Iterator[Rendered]:
+        """Every item held, figures filled in, written to the reports, then given."""
+        if self._spool is None:
+            return
+        with self._failing():
+            self._spool.seek(0)
+        figures = self.fields.score().figures
+        ordinal = 0
+        while True:
+            try:
+                with self._failing():
+                    r = pickle.load(self._spool)
+            except EOFError:
+                break
+            if r.row is not None:
+                with_figures(r, ordinal, figures)
+                ordinal += r.boards
+            self.reports.write(r)
+            yield r
+        self._spool.close()
+        self._spool = None
+
     def commit(self, documents: list[str]) -> None:
-        """Every item written to the reports, figures filled in, and the reports committed."""
-        if self._spool is not None:
-            with self._failing():
-                self._spool.seek(0)
-            figures = self.fields.score().figures
-            ordinal = 0
-            while True:
-                try:
-                    with self._failing():
-                        r = pickle.load(self._spool)
-                except EOFError:
-                    break
-                if r.row is not None:
-                    with_figures(r, ordinal, figures)
-                    ordinal += r.boards
-                self.reports.write(r)
-            self._spool.close()
+        """Every item written to the reports (``replay``, if not done), the reports
+        committed."""
+        for _ in self.replay():
+            pass
         self.reports.commit(documents)
 
 
