@@ -31,6 +31,8 @@ page against without, and the page's size; and on a generated PBN file of ``--ht
 boards (default 200,000) with a wrong stated result on one board in forty (as many RC023
 record errors) and a revoke in one in fifty, the same, and the seconds headless Chromium takes
 to open the page and render it, against an empty page (aim: a few seconds).
+``--fields`` (and ``--large``) times the PBN audit with every board number played 10 to 20
+times (fields to score after the run) against the file as generated (aim: under 1.2x).
 """
 from __future__ import annotations
 
@@ -260,6 +262,8 @@ def main() -> None:
                          "opening in headless Chromium")
     ap.add_argument("--html-boards", type=int, default=200_000,
                     help="boards of the --html file (default 200000)")
+    ap.add_argument("--fields", action="store_true",
+                    help="rescoring's cost: every board number played 10 to 20 times")
     ap.add_argument("--no-endplay", action="store_true",
                     help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
     args = ap.parse_args()
@@ -294,6 +298,8 @@ def main() -> None:
             _bench_html(page_file, tmp, args.repeat, f"{args.html_boards} boards")
         if args.log and "pbn" in args.formats:
             _bench_log(paths["pbn"], tmp, boards, args.repeat)
+        if (args.fields or args.large) and "pbn" in args.formats:
+            _bench_fields(paths["pbn"], tmp, boards, args.repeat, args.seed)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -409,6 +415,33 @@ def _bench_log(path: str, tmp: str, boards: int, repeat: int) -> None:
     r = run(audit_argv(path, tmp, 1, "--table-facts", big))
     print(f"a 1,000,000-row log (as many RC040 findings): {r.seconds:.1f} s, peak RSS "
           f"{r.rss_mb:.0f} MB")
+
+
+def write_fields(path: str, out: str, seed: int) -> str:
+    """``path`` with its board numbers in runs of 10 to 20 (one event): each board a field of
+    that many results to score, the rest of the file as it is."""
+    rnd = random.Random(seed)
+    number, left = 0, 0
+    with open(path) as src, open(out, "w") as dst:
+        for line in src:
+            if line.startswith('[Board "'):
+                if not left:
+                    number, left = number + 1, rnd.randint(10, 20)
+                left -= 1
+                line = f'[Board "{number}"]\n'
+            dst.write(line)
+    return out
+
+
+def _bench_fields(path: str, tmp: str, boards: int, repeat: int, seed: int) -> None:
+    """The PBN audit of the file as generated (no board played twice: no field) against the
+    same boards in fields of 10 to 20 results (aim: under 1.2x), with their peak RSS."""
+    fields = write_fields(path, os.path.join(tmp, "fields.pbn"), seed)
+    none, scored = best_of_each([audit_argv(path, tmp, 1), audit_argv(fields, tmp, 1)], repeat)
+    _line("PBN audit, no field", boards, none, None)
+    _line("PBN audit, fields of 10-20", boards, scored, None)
+    print(f"rescoring fields of 10-20 results against no field: "
+          f"{scored.seconds / none.seconds:.2f}x")
 
 
 if __name__ == "__main__":

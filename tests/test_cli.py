@@ -12,9 +12,9 @@ from revoke_audit.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 BOARDS = """\
-source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west,tricks_equity,review_64c,tricks_by_cards,tricks_automatic,ruling_basis
-revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,10,3NT+1,430,430,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2,10,false,10,11,64B5
-revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,12,4H+2,480,480,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West,12,false,12,13,64B5
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west,tricks_equity,review_64c,tricks_by_cards,tricks_automatic,ruling_basis,field,mp_pct_ns,mp_pct_ns_adjusted,imps_ns,imps_ns_adjusted,scoring_method
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,10,3NT+1,430,430,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2,10,false,10,11,64B5,,,,,,
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,12,4H+2,480,480,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West,12,false,12,13,64B5,,,,,,
 """
 FINDINGS = """\
 source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line,ruling
@@ -56,7 +56,7 @@ def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
     cli("audit", "revoke.pbn", "--discovered", "table", "-o", str(boards))
     row = boards.read_text().splitlines()[1]
     assert row.split(",")[13:16] == ["10", "11", "3NT+2"]  # 64A2 at the table
-    assert row.endswith(",10,false,10,11,64A")
+    assert row.endswith(",10,false,10,11,64A,,,,,,")
     assert not list(tmp_path.glob(".revoke-audit-*"))  # no temp file left behind
 
 
@@ -127,9 +127,9 @@ def test_equity_option_fills_the_columns(cli, tmp_path):
     header, row = list(csv.reader(io.StringIO(findings.read_text())))
     assert dict(zip(header, row))["equity_tricks"] == "10"
     header, row = boards.read_text().splitlines()
-    assert ",tricks_equity,review_64c," in header and row.endswith(",10,false,10,11,64B5")
+    assert ",tricks_equity,review_64c," in header and row.endswith(",10,false,10,11,64B5,,,,,,")
     cli("audit", "revoke.pbn", "--no-equity", "-o", str(boards))
-    assert boards.read_text().splitlines()[1].endswith(",,,10,11,64B5")
+    assert boards.read_text().splitlines()[1].endswith(",,,10,11,64B5,,,,,,")
 
 
 def test_library_api_gives_dataframes():

@@ -13,6 +13,6 @@ def test_emitted_codes_are_registered_and_registered_codes_emitted():
     for path in SRC.rglob("*.py"):
         if path.name == "codes.py":
             continue
-        used |= set(re.findall(r'"((?:PS|RC|RV|DT|LW|EQ|DU)\d{3})"', path.read_text()))
+        used |= set(re.findall(r'"((?:PS|RC|RV|DT|LW|EQ|DU|SC)\d{3})"', path.read_text()))
     assert used - set(CODES) == set(), "emitted but not registered"
     assert set(CODES) - used == set(), "registered but never emitted"

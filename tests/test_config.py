@@ -64,7 +64,7 @@ def test_unknown_key_names_the_file_and_key(tree):
     ("jobs = -1", "bad value for 'jobs': -1 is not in the range x>=0."),
     ('select = "RV"', "bad value for 'select': expected a list, like select = [\"RV\", \"RC015\"]"),
     ('ignore = ["RV9"]', "bad value for 'ignore': unknown code or prefix 'RV9': no finding code "
-                         "starts with it (families: RV, DT, RC, PS, LW, EQ, DU; codes like RV001)"),
+                         "starts with it (families: RV, DT, RC, PS, LW, EQ, DU, SC; codes like RV001)"),
     # of the wrong TOML type: never an internal error
     ("quiet = 2", "bad value for 'quiet': 2 is not true or false"),
     ("exit-zero = 1", "bad value for 'exit-zero': 1 is not true or false"),

@@ -20,6 +20,7 @@ LAYERS = [
     ["lane"],
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],
+    ["rescore", "standings"],
     ["workers", "run", "dask_engine"],
     ["explain", "html_page", "config", "api", "console", "cli", "__init__", "__main__"],
 ]

@@ -98,7 +98,7 @@ def test_unknown_prefix_is_a_usage_error(cli):
     assert r.exit_code == 2
     assert r.output.splitlines()[-1] == (
         "Error: Invalid value for '--select': unknown code or prefix 'XY1': no finding code "
-        "starts with it (families: RV, DT, RC, PS, LW, EQ, DU; codes like RV001)")
+        "starts with it (families: RV, DT, RC, PS, LW, EQ, DU, SC; codes like RV001)")
 
 
 def test_selection_rules():

@@ -17,6 +17,7 @@ from .table_facts import TableFacts, read_table_facts
 class AuditResult:
     boards: "object"  # pandas.DataFrame
     findings: "object"  # pandas.DataFrame
+    standings: "object" = None  # pandas.DataFrame: each event's pairs before and after
 
 
 def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
@@ -26,7 +27,8 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
                 baseline: str | os.PathLike | None = None,
                 table_facts: "str | os.PathLike | TableFacts | None" = None,
                 limits: Limits | None = None, engine: str = "local",
-                client: object = None, html: str | os.PathLike | None = None) -> AuditResult:
+                client: object = None, html: str | os.PathLike | None = None,
+                scoring: str | None = None) -> AuditResult:
     """Audit every board under ``paths``; typed DataFrames with the report columns.
 
     ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
@@ -39,20 +41,25 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     ``engine="dask"``: audit on a Dask cluster (the ``dask`` extra): ``client``, a
     ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs.
     ``html``: also write the director's page there (``revoke-audit audit --html``); ValueError
-    when it names an input or the baseline."""
+    when it names an input or the baseline.  ``scoring``: how every board's field is scored
+    (``mp``, ``cross-imp``, ``butler``, ``teams``), as ``--scoring``; default: from each
+    board's record."""
     from .frames import frame_of
-    from .rows import BOARD_COLUMNS, FINDING_COLUMNS
+    from .rows import BOARD_COLUMNS, FIELD_COLUMNS, FINDING_COLUMNS
+    from .rescore import Fields
+    from .standings import STANDING_COLUMNS, standings
     from .run import render_sources
     from .selection import screen
 
     options = AuditOptions(laws, discovered, equity, _log(table_facts))
     selection = Selection.of(select, ignore, extend_select)
     known = Baseline.load(baseline) if baseline is not None else None
+    fields = Fields(scoring)  # before anything is audited: an unknown method is a ValueError
     boards, findings = [], []
     paths = as_paths(paths)
     page = _page(html, paths, options, limits, engine, select, ignore, baseline)
     rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
-    for r in screen(rendered, selection, known):
+    for r in screen(fields.noted(rendered), selection, known):
         if r.row is not None:
             boards.append(r.row)
         findings.extend(r.findings)
@@ -62,7 +69,10 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
         from .html_page import write_page
 
         write_page(os.fspath(html), page.pieces())
-    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))
+    for ordinal, cells in fields.score().figures.items():
+        boards[ordinal].update(zip(FIELD_COLUMNS, cells))
+    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS),
+                       frame_of(standings(fields.score()), STANDING_COLUMNS))
 
 
 def _page(html, paths: list[str], options: AuditOptions, limits: Limits | None, engine: str,

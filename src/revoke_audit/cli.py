@@ -27,6 +27,8 @@ from .formats import Limits, iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
                      silence_stdout, text_line)
+from .rescore import METHODS, Deferred, Fields
+from .standings import STANDING_COLUMNS, changes, standings
 from .run import render_sources
 from .sarif import write_sarif
 from .targets import Input, Output, clash
@@ -271,6 +273,11 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               show_default=True,
               help="dask: audit batches of files as Dask tasks (needs the dask extra); PATHS "
                    "may then be fsspec URLs (s3://, gs://, file://)")
+@click.option("--scoring", type=click.Choice(list(METHODS)), default=None,
+              help="how each board's field is scored (default: from the record)")
+@click.option("--standings", "standings_path", type=click.Path(dir_okay=False),
+              help="write the standings before and after the adjustments (CSV; .parquet: "
+                   "Parquet)")
 @click.option("--scheduler", metavar="ADDRESS",
               help="with --engine dask: the Dask scheduler to use (default: a local cluster on "
                    "this machine's cores)")
@@ -307,8 +314,8 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               help="how many times its compressed size a stream may expand (PS014)")
 @click.option("--max-archive-boards", type=click.IntRange(min=1), default=LIMITS.archive_boards,
               show_default=True, help="rows read from one archive (PS015)")
-def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, engine, scheduler,
-          select,
+def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, engine, scoring,
+          standings_path, scheduler, select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
           progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
           max_archive_boards, html_path) -> None:
@@ -321,8 +328,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
         raise click.UsageError("--scheduler goes with --engine dask")
     sources = list(_sources(paths, engine))
     _no_clash((("-o", "report", output), ("--findings", "report", findings_path),
-               ("--write-baseline", "baseline", write_baseline), ("--html", "page", html_path)),
-              sources, table_facts, baseline)
+               ("--write-baseline", "baseline", write_baseline), ("--html", "page", html_path),
+               ("--standings", "report", standings_path)), sources, table_facts, baseline)
     log = _read_log(table_facts)
     options = AuditOptions(laws, discovered, equity, log)
     page = _page(html_path, sources, options, limits, select, ignore, baseline)
@@ -339,28 +346,37 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
         if fmt in ("json", "sarif"):
             collected = JsonSpools(f"the --format {fmt} document")
         documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
-        with Reports(boards, findings, documents) as reports, \
+        fields = Fields(scoring)
+        with Reports(boards, findings, documents,
+                     [(standings_path, STANDING_COLUMNS)] if standings_path else []) as reports, \
                 closing(render_sources(
                 sources, options, jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
-            for r in screen(_counted(rendered, read), selection, known, recorder):
+            held = _HELD.get(fmt)  # boards.csv (and a JSON output) wait for their figures
+            deferred = Deferred(reports, fields, held)
+            for r in screen(fields.noted(_counted(rendered, read)), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     tally[r.status] += r.boards  # many for a run of clean boards
                 if r.findings:  # most boards have none: no generators made for them
                     codes.update(str(f["code"]) for f in r.findings)
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += r.boards
-                reports.write(r)
                 if page is not None:
                     page.add(r)
-                _emit(r, fmt, quiet or statistics, collected)
+                if not held:
+                    _emit(r, fmt, quiet or statistics, collected)
+                deferred.write(r)
+            for r in deferred.replay():
+                if held:
+                    _emit(r, fmt, quiet or statistics, collected)
             _finish_stdout(fmt, collected)
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
             _summary(tally, codes, fmt, known)
-            reports.commit(([recorder.text()] if recorder else [])
-                           + ([page.pieces()] if page is not None else []))
+            _rescored(fields, reports, fmt == "text" and not (quiet or statistics))
+            deferred.commit(([recorder.text()] if recorder else [])
+                            + ([page.pieces()] if page is not None else []))
             if recorder is not None:  # said once it is true
                 echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
                      err=fmt != "text")
@@ -565,6 +581,24 @@ def _summary(tally, codes, fmt, known) -> None:
     if known is not None:
         text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")
+
+
+_HELD = {"json": "the --format json document", "jsonl": "the --format jsonl output"}
+
+
+def _rescored(fields: Fields, reports: Reports, say: bool) -> None:
+    """The standings to their report; with ``say``, what the adjustments changed (the text
+    output ends with it)."""
+    if not (reports.tables or say):
+        return
+    scored = fields.score()
+    table = standings(scored)
+    for report in reports.tables:
+        report.write_rows(table)
+    lines = list(changes(scored, table)) if say else []
+    if lines:
+        echo("what the adjustments change:")
+        echo("\n".join(lines))
 
 
 def _many(n: int, thing: str) -> str:

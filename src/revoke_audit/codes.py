@@ -2,8 +2,8 @@
 
 Codes are stable once released: never renumber, only add.  The README's table of codes is
 checked against this registry by a test.  Families (``FAMILIES``): ``RV`` revokes, ``DT``
-defective tricks (Law 67), ``RC`` record consistency, ``PS`` parse problems (readers), ``LW``, ``EQ``
-and ``DU`` notes.  A family's level says what it does to a board's status and to ``--fail-on``."""
+defective tricks (Law 67), ``RC`` record consistency, ``PS`` parse problems (readers), ``LW``, ``EQ``,
+``DU`` and ``SC`` notes.  A family's level says what it does to a board's status and to ``--fail-on``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -101,6 +101,17 @@ CODES: dict[str, str] = {
     # --- duplicates (DU): notes, never errors ---
     "DU001": "the same record as one read earlier in the run (another file, or another copy): "
              "its findings and ruling are reported there, once",
+    # --- fields (SC): a board's field scored after the run; notes, never errors ---
+    "SC001": "the board's field cannot be scored: no other result of the board in its event "
+             "(or a teams match without both rooms); its figures stay empty",
+    "SC002": "the board's field cannot be told apart: the same players at two of its tables "
+             "with different results; its figures stay empty",
+    "SC003": "the board is scored, but its players are not all named: the table's pairs cannot "
+             "be followed across boards and are left out of the standings",
+    "SC004": "the board's ScoreTable cannot be read, or the record's own row is not in it: "
+             "not scored",
+    "SC005": "the scoring program's own figure in the ScoreTable is not ours (after rounding to "
+             "the table's decimals): both numbers named",
     # --- equity (EQ), with --equity: notes for the Director, never errors ---
     "EQ001": "64C review: had no revoke happened, double-dummy play gives the non-offending "
              "side more than the automatic result (both sides revoked: any difference)",
@@ -144,6 +155,7 @@ FAMILIES: dict[str, Family] = {
     "LW": Family("notes", "note", "note"),
     "EQ": Family("notes", "note", "note"),
     "DU": Family("notes", "note", "note"),
+    "SC": Family("notes", "note", "note"),
 }
 
 

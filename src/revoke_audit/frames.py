@@ -2,7 +2,8 @@
 the Parquet writer (``-o boards.parquet``).
 
 Every column has one dtype, whichever way the data comes: pandas' nullable ``Int64`` for counts,
-tricks and scores (an unknown one is ``<NA>``, never a float), ``boolean`` for ``established``,
+tricks and scores (an unknown one is ``<NA>``, never a float), ``Float64`` for a field's
+percentages and IMPs, ``boolean`` for ``established``,
 ``category`` for the closed sets (seats, vulnerability, play, status, laws, code, ...) and
 ``string`` for the rest.  An empty cell is ``<NA>`` in every column, so a frame from
 ``audit_paths`` and the same report read back with ``load_report`` are equal."""
@@ -28,12 +29,16 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "code": tuple(sorted(CODES)),
     "role": ("declarer", "dummy", "defender"),
     "suit_led": tuple(SUITS),
+    "scoring_method": ("mp", "mp-neuberg", "cross-imp", "butler", "teams"),
 }
 INTEGERS = frozenset((
     "line", "game", "tricks_stated", "tricks_played", "tricks_adjusted", "score_ns",
     "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "parse_problems",
     "below_ns", "above_ns", "below_ew", "above_ew", "trick", "transferred", "equity_tricks",
-    "log_line", "tricks_equity", "tricks_by_cards", "tricks_automatic"))
+    "log_line", "tricks_equity", "tricks_by_cards", "tricks_automatic", "field",
+    "boards", "rank", "rank_adjusted"))
+FLOATS = frozenset(("mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted", "score",
+                    "score_adjusted"))
 BOOLEANS = frozenset(("established", "marked", "review_64c"))
 # every other column (source, event, date, board, room, contract, law, card, message, ...) is
 # ``string``
@@ -43,9 +48,11 @@ _TRUTH = {"true": True, "false": False, True: True, False: False}
 
 
 def dtype_of(column: str) -> str:
-    """``Int64``, ``boolean``, ``category`` or ``string``."""
+    """``Int64``, ``Float64``, ``boolean``, ``category`` or ``string``."""
     if column in INTEGERS:
         return "Int64"
+    if column in FLOATS:
+        return "Float64"
     if column in BOOLEANS:
         return "boolean"
     return "category" if column in CATEGORIES else "string"
@@ -71,6 +78,8 @@ def _convert(column: str, values, from_csv: bool):
     try:
         if kind == "Int64":
             return pd.to_numeric(values).astype("Int64")
+        if kind == "Float64":
+            return pd.to_numeric(values).astype("Float64")
         if kind == "boolean":
             return values.map(lambda v: None if v is None else _TRUTH[v]).astype("boolean")
         if kind == "category":
@@ -199,7 +208,7 @@ class ParquetReport:
         self._file.discard()
 
 
-_PANDAS_TYPE = {"Int64": ("int64", "Int64"), "boolean": ("bool", "boolean"),
+_PANDAS_TYPE = {"Int64": ("int64", "Int64"), "Float64": ("float64", "Float64"), "boolean": ("bool", "boolean"),
                 "category": ("categorical", "int8"), "string": ("object", "string")}
 
 
@@ -212,7 +221,7 @@ def arrow_schema(columns: Sequence[str]):
 
     import pyarrow as pa
 
-    arrow = {"Int64": pa.int64(), "boolean": pa.bool_(), "string": pa.large_string(),
+    arrow = {"Int64": pa.int64(), "Float64": pa.float64(), "boolean": pa.bool_(), "string": pa.large_string(),
              "category": pa.dictionary(pa.int32(), pa.large_string())}
     described = []
     for column in columns:
@@ -255,6 +264,9 @@ def _arrow_array(column: str, kind: str, values: list):
     if kind == "Int64":
         data = np.array([0 if v is None else int(v) for v in values], dtype=np.int64)
         return pa.Array.from_buffers(pa.int64(), n, [valid, pa.py_buffer(data)])
+    if kind == "Float64":
+        data = np.array([0.0 if v is None else float(v) for v in values], dtype=np.float64)
+        return pa.Array.from_buffers(pa.float64(), n, [valid, pa.py_buffer(data)])
     if kind == "boolean":
         bits = _bitmap([v is not None and _TRUTH[v] for v in values])
         return pa.Array.from_buffers(pa.bool_(), n, [valid, bits])

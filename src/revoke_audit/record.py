@@ -76,6 +76,7 @@ class BoardRecord:
     result_line: int | None = None
     lin_result: str | None = None  # vugraph ``rs`` entry for this board and room (``4HE=``)
     diagnostics: tuple[Finding, ...] = ()  # what the reader found wrong (PS codes)
+    score_table: tuple[str, ...] = ()  # PBN ScoreTable's lines (cells joined by a space)
     unreadable: bool = False  # nothing usable could be read (a board row is still written)
 
     @property

@@ -210,16 +210,20 @@ class Reports:
     made at the start, so a folder that does not exist is found before the run reads a board."""
 
     def __init__(self, boards: Sequence[str] = (), findings: Sequence[str] = (),
-                 documents: Sequence[str] = ()):
+                 documents: Sequence[str] = (),
+                 tables: Sequence[tuple[str, Sequence[str]]] = ()):
         self.boards: list[CsvReport] = []
         self.findings: list[CsvReport] = []
         self.documents: list[FileTarget] = []
+        self.tables: list[CsvReport] = []  # reports of other columns, written whole at the end
         try:
             with deferred_signals():  # no temp file made and not yet noted for removal
                 for path in boards:
                     self.boards.append(_report(path, BOARD_COLUMNS))
                 for path in findings:
                     self.findings.append(_report(path, FINDING_COLUMNS))
+                for path, columns in tables:
+                    self.tables.append(_report(path, columns))
                 for path in documents:
                     self.documents.append(file_target(path))
         except BaseException:
@@ -243,7 +247,7 @@ class Reports:
     def commit(self, documents: Sequence[str | Iterable[str]] = ()) -> None:
         """Finish every report and write ``documents`` (the text of each document, in order,
         whole or in pieces), and only then rename them all over their targets."""
-        for report in self.boards + self.findings:
+        for report in self.boards + self.findings + self.tables:
             report.finish()
         for target, text in zip(self.documents, documents, strict=True):
             try:
@@ -258,16 +262,16 @@ class Reports:
                     target.replace()
                 except OSError as exc:
                     raise ReportError(target.name, exc) from exc
-        self.boards, self.findings, self.documents = [], [], []
+        self.boards, self.findings, self.documents, self.tables = [], [], [], []
 
     def discard(self) -> None:
         """Remove every temp file (the targets are left as they were)."""
         for target in self._targets():
             target.discard()
-        self.boards, self.findings, self.documents = [], [], []
+        self.boards, self.findings, self.documents, self.tables = [], [], [], []
 
     def _targets(self) -> list:
-        return [r.target for r in self.boards + self.findings] + self.documents
+        return [r.target for r in self.boards + self.findings + self.tables] + self.documents
 
 
 @contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
@@ -24,7 +24,12 @@ BOARD_COLUMNS = (
     "status", "scoring", "parse_problems", "below_ns", "above_ns", "below_ew", "above_ew",
     "scoring_notes", "north", "east", "south", "west", "tricks_equity", "review_64c", "tricks_by_cards",
     "tricks_automatic", "ruling_basis",
-)
+) + ("field", "mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted",
+     "scoring_method")
+#: The last columns of boards.csv: the board's field in figures, filled in after every board
+#: is audited (``rescore``); empty in a board's row as it is rendered.
+FIELD_COLUMNS = BOARD_COLUMNS[-6:]
+NO_FIELD = dict.fromkeys(FIELD_COLUMNS)
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
     "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
@@ -47,6 +52,9 @@ class Rendered:
     # dropped when the findings change (``restated``)
     csv: tuple[str, str] | None = None
     key: str | None = None  # the record's identity, for a board with findings (``record_key``)
+    # what a board's field needs beyond its row (``field_tags``): None for most boards; a
+    # ``CleanRun``'s, by the board's place in the run ({0: ..., 7: ...}), or None
+    tags: "FieldTags | dict[int, FieldTags] | None" = None
     boards = 1  # the boards this item stands for (``CleanRun``: many)
 
     @property
@@ -57,7 +65,8 @@ class Rendered:
                  row: dict[str, object] | None = None) -> Rendered:
         """This board with other findings (and, given, its row restated to them); its CSV
         lines no longer say the same, so they are dropped."""
-        return Rendered(self.row if row is None else row, findings, self.log_lines, key=self.key)
+        return Rendered(self.row if row is None else row, findings, self.log_lines, key=self.key,
+                        tags=self.tags)
 
     def lean(self) -> Rendered:
         """This board for a reader that takes its CSV lines (``csv``) and needs no more of its
@@ -66,7 +75,8 @@ class Rendered:
         other cell asked for is an error that says so."""
         if self.csv is None or self.row is None or self.findings or self.log_lines:
             return self
-        return Rendered(LeanRow(status=self.row["status"]), [], self.log_lines, self.csv)
+        return Rendered(LeanRow(status=self.row["status"]), [], self.log_lines, self.csv,
+                        tags=self.tags)
 
     def __reduce__(self):
         """Pickled (back from a worker process) with each row as its values alone when its keys
@@ -74,7 +84,7 @@ class Rendered:
         (half the work of pickling the dicts), and a ``LeanRow`` as its status."""
         return _unpickle, (_values(self.row, BOARD_COLUMNS),
                            [_values(f, FINDING_COLUMNS) for f in self.findings],
-                           self.log_lines, self.csv, self.key)
+                           self.log_lines, self.csv, self.key, self.tags)
 
 
 class CleanRun(Rendered):
@@ -85,9 +95,10 @@ class CleanRun(Rendered):
     and a worker's pickling."""
 
     def __init__(self, boards: int, text: str | None = None,
-                 rows: list[dict[str, object]] | None = None) -> None:
+                 rows: list[dict[str, object]] | None = None,
+                 tags: dict[int, FieldTags] | None = None) -> None:
         super().__init__(LeanRow(status=_CLEAN), [], frozenset(),
-                         None if text is None else (text, ""))
+                         None if text is None else (text, ""), tags=tags or None)
         self.boards = boards
         self.rows = rows
 
@@ -97,7 +108,7 @@ class CleanRun(Rendered):
     def __reduce__(self):
         if self.csv is None:
             raise TypeError("a CleanRun travels as CSV text: make it first")
-        return CleanRun, (self.boards, self.csv[0])
+        return CleanRun, (self.boards, self.csv[0], None, self.tags)
 
 
 def clean_runs(rows: list[Rendered]) -> list[Rendered]:
@@ -105,20 +116,57 @@ def clean_runs(rows: list[Rendered]) -> list[Rendered]:
     without findings and ``CleanRun``s made one ``CleanRun``."""
     out: list[Rendered] = []
     texts: list[str] = []
+    tags: dict[int, FieldTags] = {}
     boards = 0
     for r in rows:
         if (type(r.row) is LeanRow and not r.findings and not r.log_lines
                 and r.csv is not None and r.row["status"] == _CLEAN):
             texts.append(r.csv[0])
+            if r.tags is not None:
+                tags.update(run_tags(r, boards))
             boards += r.boards
             continue
         if texts:
-            out.append(CleanRun(boards, "".join(texts)))
-            texts, boards = [], 0
+            out.append(CleanRun(boards, "".join(texts), tags=tags))
+            texts, boards, tags = [], 0, {}
         out.append(r)
     if texts:
-        out.append(CleanRun(boards, "".join(texts)))
+        out.append(CleanRun(boards, "".join(texts), tags=tags))
     return out
+
+
+class FieldTags(NamedTuple):
+    """What a board's field needs from its record beyond its boards.csv row: the ``Section``
+    (one field per section), the ``Scoring`` tag (the method), its ``ScoreTable`` (the other
+    tables' results), the match of a teams event
+    (``HomeTeam``, ``VisitTeam`` and ``Round`` joined by ``|``, or empty)."""
+
+    section: str
+    scoring: str
+    match: str
+    table: tuple[str, tuple[str, ...]] | None = None  # a PBN ScoreTable: its tag, its lines
+
+
+def field_tags(tags: dict[str, str], score_table: tuple[str, ...] = ()) -> FieldTags | None:
+    """A record's ``FieldTags`` (from its tags as read and its ScoreTable's lines), None when
+    it has none of them."""
+    get = tags.get
+    teams = [get(t, "") for t in ("HomeTeam", "VisitTeam", "Round")]
+    match = "|".join(teams) if any(teams) else ""
+    section, scoring = get("Section", ""), get("Scoring", "")
+    table = (tags["ScoreTable"], score_table) if "ScoreTable" in tags else None
+    if not (section or scoring or match or table):
+        return None
+    return FieldTags(section, scoring, match, table)
+
+
+def run_tags(r: Rendered, offset: int = 0) -> dict[int, FieldTags]:
+    """The ``FieldTags`` of a rendered item by its boards' places (``offset`` onwards)."""
+    if r.tags is None:
+        return {}
+    if isinstance(r.tags, dict):
+        return {offset + i: t for i, t in r.tags.items()}
+    return {offset: r.tags}
 
 
 class LeanRow(dict):
@@ -144,16 +192,18 @@ def _row(values: object, columns: tuple[str, ...]) -> dict[str, object] | None:
 
 
 def _unpickle(row: object, findings: list, log_lines: frozenset[int],
-              csv: tuple[str, str] | None, key: str | None = None) -> Rendered:
+              csv: tuple[str, str] | None, key: str | None = None,
+              tags: FieldTags | None = None) -> Rendered:
     return Rendered(_row(row, BOARD_COLUMNS), [_row(f, FINDING_COLUMNS) for f in findings],
-                    log_lines, csv, key)
+                    log_lines, csv, key, tags)
 
 
 def render(a: BoardAudit) -> Rendered:
     """The report rows of one audited board."""
     lines = frozenset(a.table_facts.lines) if a.table_facts is not None else frozenset()
     key = record_key(a.record) if a.findings else None
-    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines, key=key)
+    return Rendered(board_row(a), [finding_row(a, f) for f in a.findings], lines, key=key,
+                    tags=field_tags(a.record.tags, a.record.score_table))
 
 
 def record_key(rec) -> str | None:
@@ -208,7 +258,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         **dict(zip(("north", "east", "south", "west"), rec.names)),
         "tricks_equity": a.tricks_equity, "review_64c": a.review_64c,
         "tricks_by_cards": ruling.tricks_by_cards, "tricks_automatic": ruling.tricks_automatic,
-        "ruling_basis": ruling.basis,
+        "ruling_basis": ruling.basis, **NO_FIELD,
     }
 
 

@@ -23,7 +23,7 @@ from ..formats.pbn.plain import PlainGame
 from ..options import AuditOptions
 from ..record import BoardRecord
 from ..replay.coherence import with_neighbours
-from ..rows import CleanRun, Rendered, render
+from ..rows import CleanRun, FieldTags, Rendered, render
 from ..table_facts import TableFacts
 from . import lin, pbn
 
@@ -42,6 +42,7 @@ def render_records(records: Iterable[BoardRecord | PlainGame | PlainLine], optio
     writes CSV and needs no more of a clean board."""
     log = options.table_facts
     held: list[dict[str, object]] = []
+    tags: dict[int, FieldTags] = {}
     for i, (item, neighbours) in enumerate(with_neighbours(records)):
         if keep is not None and i not in keep:
             continue
@@ -53,18 +54,20 @@ def render_records(records: Iterable[BoardRecord | PlainGame | PlainLine], optio
                 if not runs:
                     yield rendered
                     continue
+                if rendered.tags is not None:
+                    tags[len(held)] = rendered.tags
                 held.append(rendered.row)
                 if len(held) >= RUN_BOARDS:
-                    yield CleanRun(len(held), rows=held)
-                    held = []
+                    yield CleanRun(len(held), rows=held, tags=tags)
+                    held, tags = [], {}
                 continue
             item = item.record()
         if held:
-            yield CleanRun(len(held), rows=held)
-            held = []
+            yield CleanRun(len(held), rows=held, tags=tags)
+            held, tags = [], {}
         yield render(audit_board(item, options, neighbours))
     if held:
-        yield CleanRun(len(held), rows=held)
+        yield CleanRun(len(held), rows=held, tags=tags)
 
 
 def _named(log: TableFacts, item: PlainGame | PlainLine, row: dict[str, object]) -> bool:

@@ -21,7 +21,7 @@ from ..formats.pbn.build import _contract, _dealer, _declarer, _result, _vulnera
 from ..formats.pbn.plain import PlainGame
 from ..formats.pbn.sections import read_auction
 from ..options import AuditOptions
-from ..rows import Rendered
+from ..rows import Rendered, field_tags
 from . import kernel
 from .common import Problems, board_row, duplicate_edition, memo, outcome
 
@@ -47,7 +47,7 @@ def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
     return Rendered(board_row(pg.source, pg.line, pg.game, get("Event", ""), get("Date", ""),
                               pg.board, pg.room, dealer, vul, declarer, contract, tricks, stated,
                               laws, (get("North", ""), get("East", ""), get("South", ""),
-                                     get("West", ""))), [])
+                                     get("West", ""))), [], tags=field_tags(pg.tags))
 
 
 # --- the tags -----------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ def build_record(g: Game, tags: Tags, source: str, game_no: int) -> BoardRecord:
         play_leader=leader, play_line=lines.get("Play"), play=play, play_stopped=stopped,
         result_stated=result, result_flagged=flagged, result_line=lines.get("Result"),
         diagnostics=g.all_diagnostics(), unreadable=hands is None and not play,
+        score_table=tuple(g.score_rows),
     )
 
 

@@ -103,6 +103,8 @@ def _game(text: str, lineno: int) -> Game | None:
             g.play.extend(zip(data.split(), repeat(lineno)))
         elif section == "auction":
             g.auction.extend(zip(data.split(), repeat(lineno)))
+        elif section == "score":
+            g.score_rows.append(" ".join(data.split()))
         elif section != "skip":
             return None  # stray text
         lineno += 1

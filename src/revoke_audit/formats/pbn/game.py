@@ -13,7 +13,7 @@ class Game:
     """What has been read of one game so far (mutable, discarded at the end of the game)."""
 
     __slots__ = ("line", "tags", "tag_lines", "auction", "play", "diags", "nlines", "nbytes",
-                 "stray_line", "stray_count", "suppressed")
+                 "stray_line", "stray_count", "suppressed", "score_rows")
 
     def __init__(self, line: int) -> None:
         self.line = line  # first tag's line once a tag is seen; else the block's first line
@@ -21,6 +21,7 @@ class Game:
         self.tag_lines: dict[str, int] = {}
         self.auction: list[tuple[str, int]] = []
         self.play: list[tuple[str, int]] = []
+        self.score_rows: list[str] = []  # the ScoreTable's lines, cells joined by a space
         self.diags: list[Finding] = []
         self.nlines = 0
         self.nbytes = 0
@@ -58,9 +59,12 @@ def is_table(name: str) -> bool:
 
 
 def section_of(name: str) -> str | None:
-    """What the data lines after tag ``name`` are: auction, play, skip (a table) or None."""
+    """What the data lines after tag ``name`` are: auction, play, score (the ScoreTable: the
+    other tables' results of the board, kept for its field), skip (another table) or None."""
     if name == "Auction":
         return "auction"
     if name == "Play":
         return "play"
+    if name == "ScoreTable":
+        return "score"
     return "skip" if is_table(name) else None

@@ -136,6 +136,8 @@ class Games:
             g.play.extend((t, lineno) for t in tokens)
         elif s == "auction":
             g.auction.extend((t, lineno) for t in tokens)
+        elif s == "score":
+            g.score_rows.append(" ".join(tokens))
         elif s != "skip":
             self.stray(lineno)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .auction import parse_contract
-from .duplicate import duplicate_score
+from ..auction import parse_contract
+from ..duplicate import duplicate_score
 
 _VULS = ("None", "NS", "EW", "All")
 
@@ -55,7 +55,7 @@ def rubber_scores(edition: str, contract: str | None, declarer: int | None, vul:
     ``penalties``: tricks moved to (declarer's side, the defenders) by revoke penalties;
     ``revoked``: whether (declarer's side, the defenders) revoked.  Empty cells when the
     contract or the tricks are unknown."""
-    from .rubber import score_1932, score_bridge_whist
+    from ..rubber import score_1932, score_bridge_whist
 
     empty = dict.fromkeys(RUBBER_COLUMNS)
     parsed = parse_contract(contract) if contract else None

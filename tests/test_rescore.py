@@ -1,0 +1,300 @@
+"""A board's field scored after the run (``rescore``): a small club session written by hand,
+every figure worked out by hand, the same whichever way the run goes."""
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from revoke_audit import audit_paths
+from revoke_audit.cli import main
+
+REVOKE = (Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn").read_text()
+# board 2 of revoke.pbn with its play: West revokes on trick 3, one trick transferred at the
+# table (64A2): 3NT by South 10 -> 11 tricks, N-S +430 -> +460.
+TABLE_1 = REVOKE[REVOKE.index("[Event"):].replace('"=Thursday Pairs"', '"Thursday Pairs"')
+DEAL_2 = "N:AK2.432.AKQJ.543 QJT9.AKQ.432.876 876.JT9.T98.AKQJ 543.8765.765.T92"
+DEAL_1 = "N:5432.543.AKQ.AKQ KQJT.2.9876.9876 A98.AKQJT.54.543 76.9876.JT32.JT2"
+
+
+def result(board: str, deal: str, contract: str, declarer: str, tricks: int, names: str,
+           event: str = "Thursday Pairs", room: str = "", scoring: str = "") -> str:
+    """One table's result, without a play (its score is its stated result's)."""
+    n, e, s, w = names.split(",")
+    tags = [("Event", event), ("Site", "Riverside Bridge Club"), ("Date", "2026.11.20"),
+            ("Board", board), ("West", w), ("North", n), ("East", e), ("South", s),
+            ("Dealer", "N"), ("Vulnerable", "None"), ("Deal", deal), ("Declarer", declarer),
+            ("Contract", contract), ("Result", str(tricks))]
+    if room:
+        tags.append(("Room", room))
+    if scoring:
+        tags.append(("Scoring", scoring))
+    return "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n"
+
+
+# Board 2 at four tables: the revoke table (430 -> 460), 430, 460 and 400.
+# Board 1 at three tables (the event's largest field is four: Neuberg): 420, 450, -50.
+SESSION = [
+    TABLE_1 + "\n",
+    result("2", DEAL_2, "3NT", "S", 10, "Hal N,Ida E,Jo S,Kim W"),
+    result("2", DEAL_2, "3NT", "S", 11, "Lu N,Mo E,Ned S,Oz W"),
+    result("2", DEAL_2, "3NT", "S", 9, "Pat N,Quin E,Ray S,Sal W"),
+    result("1", DEAL_1, "4H", "S", 10, "Ed North,Flo East,Gus South,=1+2"),
+    result("1", DEAL_1, "4H", "S", 11, "Hal N,Ida E,Jo S,Kim W"),
+    result("1", DEAL_1, "4H", "S", 9, "Lu N,Mo E,Ned S,Oz W"),
+    result("5", DEAL_1, "4H", "S", 10, "Lu N,Mo E,Ned S,Oz W"),
+]
+FIGURES = ("field", "mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted",
+           "scoring_method")
+
+
+def figures(path: Path) -> list[tuple[str, ...]]:
+    rows = list(csv.DictReader(io.StringIO(path.read_text())))
+    return [(r["board"], r["north"], *(r[c] for c in FIGURES)) for r in rows]
+
+
+@pytest.fixture
+def cli():
+    runner = CliRunner()
+    return lambda *args: runner.invoke(main, list(args))
+
+
+@pytest.fixture
+def session(tmp_path) -> Path:
+    path = tmp_path / "session.pbn"
+    path.write_text("".join(SESSION))
+    return path
+
+
+def run(cli, tmp_path, *args) -> Path:
+    out = tmp_path / "boards.csv"
+    r = cli("audit", *map(str, args), "--discovered", "table", "-o", str(out),
+            "--findings", str(tmp_path / "findings.csv"))
+    assert r.exit_code in (0, 1), r.output
+    return out
+
+
+# Board 2, before: 430 430 460 400 -> 3 3 6 0 of 6: 50 50 100 0.
+#          after:  460 430 460 400 -> 5 2 5 0 of 6: 83.33 33.33 83.33 0 (the second table
+#          lost a score it tied).
+# Board 1 (3 of the event's 4: Neuberg): 420 450 -50 -> 2 4 0, (MP + 1) x 4 / 3 - 1 =
+#          3, 5.67, 0.33 of 6: 50, 94.44, 5.56; no adjustment.
+EXPECTED = [
+    ("2", "Ed North", "4", "50.0", "83.33", "", "", "mp"),
+    ("2", "Hal N", "4", "50.0", "33.33", "", "", "mp"),
+    ("2", "Lu N", "4", "100.0", "83.33", "", "", "mp"),
+    ("2", "Pat N", "4", "0.0", "0.0", "", "", "mp"),
+    ("1", "Ed North", "3", "50.0", "50.0", "", "", "mp-neuberg"),
+    ("1", "Hal N", "3", "94.44", "94.44", "", "", "mp-neuberg"),
+    ("1", "Lu N", "3", "5.56", "5.56", "", "", "mp-neuberg"),
+    ("5", "Lu N", "", "", "", "", "", ""),
+]
+
+
+def test_a_session_is_matchpointed_before_and_after_the_revoke(cli, tmp_path, session):
+    assert figures(run(cli, tmp_path, session)) == EXPECTED
+    findings = (tmp_path / "findings.csv").read_text()
+    assert "SC001" in findings and "board 5 has no other result" in findings
+
+
+def test_one_file_per_table_gives_the_same_figures(cli, tmp_path):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for i, game in enumerate(SESSION):
+        (folder / f"t{i}.pbn").write_text(game)
+    assert figures(run(cli, tmp_path, folder)) == EXPECTED
+
+
+def test_jobs_and_the_library_give_the_same_figures(cli, tmp_path, session):
+    assert figures(run(cli, tmp_path, session, "--jobs", "2")) == EXPECTED
+    boards = audit_paths([session], discovered="table").boards
+    got = [(b, n, *("" if v is None or v != v else str(v) for v in vals))
+           for b, n, *vals in boards[["board", "north", *FIGURES]].astype(object)
+           .where(boards[["board", "north", *FIGURES]].notna(), None).itertuples(index=False)]
+    assert got == EXPECTED
+
+
+def test_the_parquet_report_has_the_figures(cli, tmp_path, session):
+    import pandas as pd
+    out = tmp_path / "boards.parquet"
+    r = cli("audit", str(session), "--discovered", "table", "-o", str(out))
+    assert r.exit_code in (0, 1), r.output
+    frame = pd.read_parquet(out)
+    assert list(frame["mp_pct_ns_adjusted"][:4]) == [83.33, 33.33, 83.33, 0.0]
+    assert str(frame["mp_pct_ns"].dtype) == "Float64"
+
+
+def test_a_hand_record_of_one_table_is_not_scored_and_not_noted(cli, tmp_path):
+    out = run(cli, tmp_path, Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn")
+    assert figures(out)[0][2:] == ("",) * 6
+    assert "SC001" not in (tmp_path / "findings.csv").read_text()
+
+
+# --scoring cross-imp, board 2: before 430 430 460 400; the revoke table's 430 is 0 -1 +1 = 0;
+# after 460 430 460 400: +1 0 +2 = 1; the second table's 430: -1 -1 +1 = -1/3; the 460:
+# +1 +1 +2 = 4/3 before, 0 +1 +2 = 1 after; the 400: -1 -1 -2 = -4/3, -2 -1 -2 = -5/3.
+# --scoring butler: before sorted 400 430 430 460, datum of 430 430: 430 -> 0 0 +1 -1;
+# after 400 430 460 460, datum of 430 460 = 445 -> 450: +10 -20 +10 -50 -> 0 -1 0 -2.
+@pytest.mark.parametrize("method, expected", [
+    ("cross-imp", [("0.0", "1.0"), ("0.0", "-0.33"), ("1.33", "1.0"), ("-1.33", "-1.67")]),
+    ("butler", [("0.0", "0.0"), ("0.0", "-1.0"), ("1.0", "0.0"), ("-1.0", "-2.0")]),
+])
+def test_imp_fields_by_hand(cli, tmp_path, session, method, expected):
+    got = figures(run(cli, tmp_path, session, "--scoring", method))[:4]
+    assert [(g[5], g[6]) for g in got] == expected
+    assert {g[7] for g in got} == {method} and {g[3] for g in got} == {""}
+
+
+def test_a_team_match_with_a_revoke_in_one_room(cli, tmp_path):
+    # open room: the revoke table, 430 -> 460; closed room: 3NT by South, 9 tricks, 400.
+    # before: +30, 1 IMP to the open room's N-S; after: +60, 2 IMPs.
+    match = tmp_path / "match.pbn"
+    match.write_text(TABLE_1.replace('[Scoring "MP"]', '[Room "Open"]') + "\n"
+                     + result("2", DEAL_2, "3NT", "S", 9, "Pat N,Quin E,Ray S,Sal W",
+                              room="Closed"))
+    got = figures(run(cli, tmp_path, match))
+    assert got == [("2", "Ed North", "2", "", "", "1.0", "2.0", "teams"),
+                   ("2", "Pat N", "2", "", "", "-1.0", "-2.0", "teams")]
+
+
+def test_a_record_read_twice_counts_once(cli, tmp_path, session):
+    copy = tmp_path / "copy.pbn"
+    copy.write_text(session.read_text())
+    got = figures(run(cli, tmp_path, session, copy))
+    assert got[:8] == EXPECTED and got[8:] == EXPECTED
+
+
+def test_the_same_players_at_two_tables_is_noted_not_scored(cli, tmp_path):
+    path = tmp_path / "twice.pbn"
+    path.write_text(result("3", DEAL_1, "4H", "S", 10, "A,B,C,D")
+                    + result("3", DEAL_1, "4H", "S", 11, "A,B,C,D")
+                    + result("4", DEAL_1, "4H", "S", 11, "A,B,C,D")
+                    + result("4", DEAL_1, "4H", "S", 11, "E,F,G,H"))
+    got = figures(run(cli, tmp_path, path))
+    assert [g[2] for g in got] == ["", "", "2", "2"]
+    assert (tmp_path / "findings.csv").read_text().count("SC002") == 2
+
+
+# The standings of the session (a Mitchell: no pair sits both ways, each direction apart).
+# N-S: Ed North & Gus South 50 50 -> 83.33 50: 50.00 -> 66.67; Hal & Jo 50 94.44 -> 33.33
+# 94.44: 72.22 -> 63.89; Lu & Ned 100 5.56 -> 83.33 5.56: 52.78 -> 44.44; Pat & Ray 0 -> 0.
+# E-W (100 less N-S's): Flo & =1+2 50 50 -> 16.67 50: 50.00 -> 33.33; Ida & Kim 50 5.56 ->
+# 66.67 5.56: 27.78 -> 36.11; Mo & Oz 0 94.44 -> 16.67 94.44: 47.22 -> 55.56; Quin & Sal 100.
+STANDINGS = [
+    ("NS", "Ed North & Gus South", "2", "50.0", "66.67", "3", "1"),
+    ("NS", "Hal N & Jo S", "2", "72.22", "63.89", "1", "2"),
+    ("NS", "Lu N & Ned S", "2", "52.78", "44.44", "2", "3"),
+    ("NS", "Pat N & Ray S", "1", "0.0", "0.0", "4", "4"),
+    ("EW", "Quin E & Sal W", "1", "100.0", "100.0", "1", "1"),
+    ("EW", "Mo E & Oz W", "2", "47.22", "55.56", "3", "2"),
+    ("EW", "Ida E & Kim W", "2", "27.78", "36.11", "4", "3"),
+    ("EW", "Flo East & =1+2", "2", "50.0", "33.33", "2", "4"),
+]
+
+
+def test_the_standings_before_and_after(cli, tmp_path, session):
+    out = tmp_path / "standings.csv"
+    run(cli, tmp_path, session, "--standings", out)
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert {(r["event"], r["section"]) for r in rows} == {("Thursday Pairs", "")}
+    assert [(r["direction"], r["pair"], r["boards"], r["score"], r["score_adjusted"], r["rank"],
+             r["rank_adjusted"]) for r in rows] == STANDINGS
+    frame = audit_paths([session], discovered="table").standings
+    assert list(frame["pair"]) == [s[1] for s in STANDINGS]
+    assert str(frame["rank"].dtype) == "Int64" and str(frame["score"].dtype) == "Float64"
+
+
+def test_the_text_output_ends_with_what_changed(cli, tmp_path, session):
+    r = cli("audit", str(session), "--discovered", "table")
+    lines = r.output.splitlines()
+    start = lines.index("what the adjustments change:")
+    assert lines[start + 1:] == [
+        "board 2 (Thursday Pairs 2026.11.20), mp:",
+        "  N-S Ed North & Gus South: 50.00% -> 83.33%, E-W Flo East & =1+2: 50.00% -> 16.67%;"
+        " N-S +430 -> +460",
+        "  N-S Hal N & Jo S: 50.00% -> 33.33%, E-W Ida E & Kim W: 50.00% -> 66.67%",
+        "  N-S Lu N & Ned S: 100.00% -> 83.33%, E-W Mo E & Oz W: 0.00% -> 16.67%",
+        "  N-S Pat N & Ray S: 0.00% -> 0.00%, E-W Quin E & Sal W: 100.00% -> 100.00%",
+        "Ed North & Gus South (NS): 3rd -> 1st (50.0 -> 66.67)",
+        "Hal N & Jo S (NS): 1st -> 2nd (72.22 -> 63.89)",
+        "Lu N & Ned S (NS): 2nd -> 3rd (52.78 -> 44.44)",
+        "Mo E & Oz W (EW): 3rd -> 2nd (47.22 -> 55.56)",
+        "Ida E & Kim W (EW): 4th -> 3rd (27.78 -> 36.11)",
+        "Flo East & =1+2 (EW): 2nd -> 4th (50.0 -> 33.33)",
+    ]
+
+
+def test_unnamed_players_are_left_out_of_the_standings(cli, tmp_path):
+    path = tmp_path / "unnamed.pbn"
+    path.write_text(result("3", DEAL_1, "4H", "S", 10, "A,B,C,D")
+                    + result("3", DEAL_1, "4H", "S", 11, ",,,"))
+    out = tmp_path / "standings.csv"
+    run(cli, tmp_path, path, "--standings", out)
+    assert [r["pair"] for r in csv.DictReader(io.StringIO(out.read_text()))] == ["A & C", "B & D"]
+    assert (tmp_path / "findings.csv").read_text().count("SC003") == 1
+
+
+SCORE_TABLE = (r'[ScoreTable "Rank\3R;Contract\5L;Declarer\1;Result\2R;Score_NS\5R;'
+               r'MP_NS\6R;Multiplicity"]' "\n"
+               "  1 3NT   S 11   460 100.00 1\n"
+               "  2 3NT   S 10   430  {mine} 2\n"
+               "  4 3NT   S  9   400   0.00 1\n")
+
+
+def test_a_score_table_whose_own_row_changes_after_the_adjustment(cli, tmp_path):
+    # the table: 460, 430 twice (one is this record's), 400; before: 430 is 50.00%.
+    # after the transfer this record's row is 460: 460 460 430 400 -> 5 of 6, 83.33%.
+    path = tmp_path / "table.pbn"
+    path.write_text(TABLE_1 + SCORE_TABLE.format(mine=" 50.00") + "\n")
+    assert figures(run(cli, tmp_path, path)) == [
+        ("2", "Ed North", "4", "50.0", "83.33", "", "", "mp")]
+    assert "SC005" not in (tmp_path / "findings.csv").read_text()
+
+
+def test_a_program_figure_we_do_not_reproduce_is_noted(cli, tmp_path):
+    path = tmp_path / "table.pbn"
+    path.write_text(TABLE_1 + SCORE_TABLE.format(mine=" 55.00") + "\n")
+    run(cli, tmp_path, path)
+    assert ("the scoring program's MP_NS for N-S +430 is 55.00, ours 50.00"
+            in (tmp_path / "findings.csv").read_text())
+
+
+def test_a_record_not_in_its_score_table_is_not_scored(cli, tmp_path):
+    path = tmp_path / "table.pbn"
+    path.write_text(TABLE_1 + SCORE_TABLE.format(mine=" 50.00").replace(" 430 ", " 420 ")
+                    + "\n")
+    assert figures(run(cli, tmp_path, path))[0][2:] == ("",) * 6
+    assert "is not in its ScoreTable" in (tmp_path / "findings.csv").read_text()
+
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "ContractBridge__pbn-files"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
+def test_the_scoring_programs_figures_on_the_corpus():
+    """The OKbridge tournament files (PAPI's pbn-v2 and 1999-OKbridge_Tournament): 2,077
+    boards, 2,051 with a ScoreTable.  1,998 are scored and reproduce the program's figures;
+    40 are scored but a figure differs (SC005: 25 of mp_2_7.pbn's matchpoint tables agree only
+    at a tenth, 13 IMP tables are off by 0.02 to 0.2 IMP - a result or datum we do not know -,
+    2 hold an adjusted score); 13 are not scored (SC004: 12 whose recorded play gives another
+    score than their row - a partial play, an auction that is not the contract -, 1 table with
+    a row that is not its columns); 26 boards of OKB.pbn have no ScoreTable and no other
+    table in the run."""
+    result = audit_paths([CORPUS / "comparisons" / "papi" / "pbn-v2",
+                          CORPUS / "1999-OKbridge_Tournament"], equity=False)
+    boards, findings = result.boards, result.findings
+    noted = findings[findings["code"].isin(["SC004", "SC005"])]
+    codes = {c: n for c, n in noted["code"].value_counts().items() if n}
+    scored = boards[boards["scoring_method"].notna()]
+    assert len(boards) == 2077 and codes == {"SC005": 40, "SC004": 13}
+    assert len(scored) - codes["SC005"] == 1998
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_json_outputs_have_the_figures(cli, session, fmt):
+    import json
+    out = cli("audit", str(session), "--discovered", "table", "--format", fmt).stdout
+    boards = (json.loads(out)["boards"] if fmt == "json"
+              else [json.loads(line) for line in out.splitlines() if line.startswith("{")])
+    assert [b["mp_pct_ns_adjusted"] for b in boards[:4]] == [83.33, 33.33, 83.33, 0.0]
