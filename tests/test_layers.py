@@ -20,7 +20,7 @@ LAYERS = [
     ["lane"],
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],
-    ["workers", "run", "dask_engine"],
+    ["workers", "run", "dask_engine", "watch"],
     ["explain", "config", "api", "console", "cli", "__init__", "__main__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
