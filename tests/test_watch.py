@@ -147,6 +147,19 @@ def board_card(text: str) -> int:
     return parse_card(text)
 
 
+def test_a_folder_moved_in_is_read_and_moved_out_is_forgotten(tmp_path):
+    club, elsewhere = tmp_path / "club", tmp_path / "elsewhere"
+    club.mkdir()
+    (elsewhere / "round2").mkdir(parents=True)
+    write(elsewhere / "round2" / "t1.pbn", REVOKE.text(1, 52))
+    w = watcher()
+    assert w.start([str(club)]) == [] and w.files == {}
+    os.rename(elsewhere / "round2", club / "round2")
+    assert said(w.read(str(club / "round2"))) == [(NEW, "RV001", 3)]
+    os.rename(club / "round2", elsewhere / "round2")
+    assert w.read(str(club / "round2")) == [] and w.files == {} and w.withdrawn == 0
+
+
 def test_since_start_takes_what_is_there_as_known(tmp_path):
     path, w = tmp_path / "t1.pbn", watcher()
     write(path, REVOKE.text(1, 52))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields, replace
@@ -113,6 +114,9 @@ class Watch:
         except OSError:
             self.forget(path)
             return []
+        if stat.S_ISDIR(st.st_mode):  # a folder moved in: what it holds
+            return [a for source in iter_sources([path]) if source != path
+                    for a in self.read(source)]
         stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
         known = self.files.setdefault(path, _File())
         if known.stamp == stamp:
@@ -136,10 +140,12 @@ class Watch:
         return said
 
     def forget(self, path: str) -> None:
-        """``path`` vanished: its boards are kept a while, in case it comes back renamed."""
-        gone = self.files.pop(path, None)
-        for key, board in (gone.boards.items() if gone else ()):
-            self._orphan((path, key), board)
+        """``path`` vanished (a file, or a folder with the files under it): their boards
+        are kept a while, in case they come back renamed."""
+        below = path.rstrip(os.sep) + os.sep
+        for name in [p for p in self.files if p == path or p.startswith(below)]:
+            for key, board in self.files.pop(name).boards.items():
+                self._orphan((name, key), board)
 
     def _board(self, record: BoardRecord, neighbours, old: _Board | None, over: bool,
                mtime: float, unfinished: bool) -> tuple[_Board, list[Announcement]]:
