@@ -269,3 +269,15 @@ def test_the_writer_writes_the_session(tmp_path, tables):
     write_session(tmp_path, tables)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.pbn", "t1.pbn", "t2.pbn"]
     assert (tmp_path / "shared.pbn").read_text().count("[Board") == len(GAMES) * tables
+
+
+def test_polling_sees_a_file_appear_and_be_corrected(tmp_path):
+    """``--poll``: the files are polled instead of waiting for the system's events."""
+    proc, out, err = _watch(str(tmp_path), "--poll", "0.1", "--jsonl", "-", "--no-equity")
+    save_whole(tmp_path / "t1.pbn", REVOKE.text(1, 52))
+    (new,) = _take(out, 1)
+    save_whole(tmp_path / "t1.pbn", corrected(REVOKE.text(1, 52)))
+    (gone,) = _take(out, 1)
+    assert [(a["kind"], a["code"]) for a in (new, gone)] == [(NEW, "RV001"), (WITHDRAWN, "RV001")]
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130

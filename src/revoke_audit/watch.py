@@ -308,8 +308,10 @@ def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
     folders = {os.path.abspath(p): p for p in paths if os.path.isdir(p)}
     roots = sorted(set(folders) | {os.path.dirname(p) for p in named})
     timeout = 1000 if idle is None else max(20, int(min(idle, 1) * 1000))
+    if poll is not None:  # the poller misses a file rewritten at the same size within its
+        timeout = min(timeout, max(10, int(poll * 1000)))  # clock's tick: stat those known
     changes = watchfiles.watch(
-        *roots, watch_filter=None, debounce=400, step=20, rust_timeout=timeout,
+        *roots, watch_filter=None, debounce=100, step=20, rust_timeout=timeout,
         yield_on_timeout=True, force_polling=True if poll is not None else None,
         poll_delay_ms=int((poll or 0.3) * 1000), raise_interrupt=True,
         ignore_permission_denied=True)
@@ -318,14 +320,18 @@ def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
         shown = sorted({followed(p, named, folders) for _change, p in batch} - {None})
         if not started:  # the events are watched now: read what changed while they were not
             shown = sorted(set(shown) | set(iter_sources(list(paths))) | set(watch.files))
+        elif poll is not None:
+            shown = sorted(set(shown) | set(watch.files))
+        heard = bool(batch)
         for path in shown:
             for a in watch.read(path):
+                heard = True
                 say(a)
         if not started:
             started = True
             if ready is not None:
                 ready()
-        elif shown:
+        elif heard:
             last = time.monotonic()
         elif idle is not None and time.monotonic() - last >= idle:
             return
