@@ -181,9 +181,13 @@ def audit_command() -> list[str]:
 
 
 def audit_argv(path: str, folder: str, jobs: int, *extra: str) -> list[str]:
+    """The audit timed against endplay's parser: reading, replaying and ruling, without the Law
+    64C figures (``--no-equity``), whose solver cost is measured on its own
+    (``equity_ms_per_revoke``): the generated files have a revoke every 50 boards, some twenty
+    times a real archive's rate, so it would swamp what is compared here."""
     return audit_command() + ["audit", path, "-o", os.path.join(folder, "boards.csv"),
                               "--findings", os.path.join(folder, "findings.csv"),
-                              "--jobs", str(jobs), "-q", *extra]
+                              "--jobs", str(jobs), "-q", "--no-equity", *extra]
 
 
 def parquet_argv(path: str, folder: str) -> list[str]:
@@ -196,20 +200,23 @@ def parquet_argv(path: str, folder: str) -> list[str]:
 # --- equity ------------------------------------------------------------------------------------
 
 def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
-    """(revokes, ms per revoke, s to load the solver once) that ``--equity`` adds, on the boards
-    of ``path`` with a revoke: audits with minus audits without the solver, after loading it."""
+    """(revokes, ms per revoke, s to load the solver once) that the Law 64C figures (on by
+    default; ``--no-equity`` skips them) add, on the boards of ``path`` with a revoke: audits
+    with minus audits without the solver, after loading it."""
     from revoke_audit.audit import audit_board, audit_records
     from revoke_audit.options import AuditOptions
     from revoke_audit.formats import read_boards
 
-    with_revokes = [a.record for a in audit_records(read_boards([path])) if a.replay.revokes]
-    revokes = sum(len(audit_board(r).replay.revokes) for r in with_revokes)
+    without = AuditOptions(equity=False)
+    with_revokes = [a.record for a in audit_records(read_boards([path]), without)
+                    if a.replay.revokes]
+    revokes = sum(len(audit_board(r, without).replay.revokes) for r in with_revokes)
     t0 = time.perf_counter()
     import revoke_audit.equity  # noqa: F401 - endplay's solver, loaded once per process
     load = time.perf_counter() - t0
     t0 = time.perf_counter()
     for r in with_revokes:
-        audit_board(r)
+        audit_board(r, without)
     t1 = time.perf_counter()
     for r in with_revokes:
         audit_board(r, AuditOptions(equity=True))

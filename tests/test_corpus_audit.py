@@ -101,3 +101,31 @@ def test_every_edition_rules_the_corpus_revoke_boards(audits):
                 assert all((f.transferred or 0) >= 0 for f in a.findings)
                 adj = a.ruling.tricks_adjusted
                 assert adj is None or 0 <= adj <= 13
+
+
+def test_the_corpus_revokes_once_each_after_the_screens(audits):
+    """Issue 24's figures on this corpus: the revokes still found once the records that cannot
+    bear a ruling are screened (RC017) and a record read twice is counted once (the corpus
+    holds the 1997 European championship twice, as Swogro20.pbn and SWOGRO20.PBN, ...): 70
+    revoke findings on 66 distinct boards, 51 of them marked ^R by the producer; 6 distinct
+    boards screened; every ^R mark answered by a revoke finding stays one (78)."""
+    from revoke_audit.rows import record_key
+    seen, boards, findings, marked, screened = set(), 0, 0, 0, set()
+    answered = 0
+    for a in audits:
+        codes = {f.code for f in a.findings}
+        if "RC017" in codes:
+            screened.add(record_key(a.record))
+        for p in a.record.play:
+            if "R" in p.marks and any(f.code.startswith("RV") and f.card == p.card
+                                      and f.line == p.line for f in a.findings):
+                answered += 1
+        revokes = [f for f in a.findings if f.code.startswith("RV")]
+        key = record_key(a.record)
+        if not revokes or key in seen:
+            continue
+        seen.add(key)
+        boards += 1
+        findings += len(revokes)
+        marked += sum(1 for f in revokes if f.marked)
+    assert (boards, findings, marked, len(screened), answered) == (66, 70, 51, 6, 78)

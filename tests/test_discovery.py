@@ -213,3 +213,16 @@ def test_the_same_record_in_two_files_is_reported_once(tmp_path):
     other = tmp_path / "c.pbn"
     other.write_text(copy.replace("Wolf W", "Fox F"))
     assert "DU001" not in list(audit_paths([first, other]).findings["code"])
+
+
+def test_the_1997_second_trick_is_not_decided_on_tricks_never_recorded():
+    """D2, West discards D5 on trick 3 holding H7 H6, East wins it; the record stops after
+    trick 6 with a claim of 9 for declarer (who has 3): E-W take one trick of the claim.  The
+    1997 Laws give a second trick if West won a later trick with a heart; West still holds H7
+    H6, and who took the claimed trick with what is not recorded: one trick is transferred
+    (64A2) and the finding says the second is not known from the record."""
+    r = ruled(WEST_REVOKES_3[:6], laws="1997", discovered="table", claim=9, lin=True)
+    (f,) = r.findings
+    assert (f.code, f.law, f.transferred, r.tricks_adjusted) == ("RV001", "64A2", 1, 10)
+    assert ("not known from the record: had West won a trick of the claim with H7, which he "
+            "could have played to trick 3, the 1997 Laws would transfer a second trick") in f.message

@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass, replace
 
 from endplay.dds import solve_board as _solve_board
+from endplay.dds.solve import SolveMode
 from endplay.types import Card, Deal, Denom, Player
 
 from .cards import card_str, count, deal_str, parse_card, seat_name, side_name, winning_index
@@ -31,21 +32,29 @@ _SOLVER = threading.Lock()
 
 
 def solve_board(deal: Deal) -> list:
-    """endplay's ``solve_board`` (each legal card and the tricks it takes for the side on
-    play), one call at a time."""
+    """endplay's ``solve_board`` for the best card only (one card that takes the most tricks
+    for the side on play, with that count: DDS's cheapest mode), one call at a time."""
     with _SOLVER:
-        return list(_solve_board(deal))
+        return list(_solve_board(deal, SolveMode.OptimalOne))
 
 
-def equity_tricks(rp: Replay, fact: RevokeFact) -> int | None:
-    """Declarer's double-dummy tricks had the offender followed suit at ``fact.trick``;
-    None when the position is not known (a defective trick, a card not recorded, a replay that
-    stopped early)."""
+def follow_options(rp: Replay, fact: RevokeFact) -> list | None:
+    """The solver's answer at the offender's turn: each card of the suit led he could have
+    played, with the tricks his side then takes; None when the position is not known (a
+    defective trick, a card not recorded, a replay that stopped early).  One solver call, which
+    ``equity_tricks`` and ``revoke_cost`` share (``assess`` makes it once per revoke)."""
     deal = _deal_before(rp, fact)
-    if deal is None:
+    return None if deal is None else solve_board(deal)
+
+
+def equity_tricks(rp: Replay, fact: RevokeFact, options: list | None = None) -> int | None:
+    """Declarer's double-dummy tricks had the offender followed suit at ``fact.trick``;
+    None when the position is not known.  ``options``: ``follow_options``, when made already."""
+    options = follow_options(rp, fact) if options is None else options
+    if not options:
         return None
     t = fact.trick
-    best = max(tricks for _card, tricks in solve_board(deal))
+    best = max(tricks for _card, tricks in options)
     remaining = 13 - (t - 1)
     declarer_side_later = best if fact.seat % 2 == rp.declarer % 2 else remaining - best
     return _won_before(rp, t) + declarer_side_later
@@ -82,13 +91,17 @@ class RevokeCost:
     winner_then: int | None  # who would have won the revoke trick, the other cards as played
 
 
-def revoke_cost(rp: Replay, fact: RevokeFact) -> RevokeCost | None:
-    """Law 64C's measure of one revoke (``RevokeCost``); None when the position is not known."""
+def revoke_cost(rp: Replay, fact: RevokeFact, options: list | None = None
+                ) -> RevokeCost | None:
+    """Law 64C's measure of one revoke (``RevokeCost``); None when the position is not known.
+    ``options``: ``follow_options``, when made already."""
     deal = _deal_before(rp, fact)
     if deal is None:
         return None
     os_side, left = fact.seat % 2, 14 - fact.trick
-    options = list(solve_board(deal))
+    options = solve_board(deal) if options is None else options
+    if not options:
+        return None
     follow, os_follow = max(options, key=lambda o: o[1])
     deal.play(Card(card_str(fact.card)))
     os_revoke = _side_tricks(deal, os_side, left)
@@ -183,8 +196,8 @@ class BoardEquity:
 
 
 def board_equity(rp: Replay, facts: list[RevokeFact], played: int | None,
-                 adjusted: int | None, given: int = 0, has_64c: bool = True
-                 ) -> BoardEquity | None:
+                 adjusted: int | None, given: int = 0, has_64c: bool = True,
+                 solved: dict | None = None) -> BoardEquity | None:
     """Equity as if none of ``facts`` (the established revokes) had happened - the par from the
     first of them - and Law 64C's review.  The revoke's own cost to the non-offending side is
     the smaller of two estimates, so that neither side's later play is credited to it: double
@@ -196,11 +209,12 @@ def board_equity(rp: Replay, facts: list[RevokeFact], played: int | None,
     if not facts or any(f.kind != FOLLOW for f in facts):
         return None  # a log's duty (61A2, 61A3) has no "card of the suit led" to put back
     first = min(facts, key=lambda f: (f.trick, _position(rp, f)))
-    tricks = equity_tricks(rp, first)
+    options = (solved or {}).get(first) or follow_options(rp, first)
+    tricks = equity_tricks(rp, first, options)
     if tricks is None:
         return None
     both = len({f.seat % 2 for f in facts}) == 2
-    cost = revoke_cost(rp, first)
+    cost = revoke_cost(rp, first, options)
     damage = None
     if cost is not None and played is not None:
         nos_declares = first.seat % 2 != rp.declarer % 2
@@ -237,19 +251,20 @@ def assess(rp: Replay, findings: list[Finding], played: int | None, adjusted: in
     sides revoked, any difference: 64C2(b)).  ``played``: declarer's tricks the ruling starts
     from; ``adjusted``: after it."""
     facts = {(f.trick, f.seat, f.card): f for f in rp.revokes}
-    established, out = [], []
+    established, out, solved = [], [], {}
     for finding in findings:
         fact = facts.get((finding.trick, finding.seat, finding.card))
         if finding.code.startswith("RV") and fact is not None:
             if finding.established:
                 established.append(fact)
             if fact.kind == FOLLOW:  # a log's duty (61A2, 61A3) is no failure to follow
-                eq = equity_tricks(rp, fact)
+                solved[fact] = follow_options(rp, fact)
+                eq = equity_tricks(rp, fact, solved[fact])
                 if eq is not None:
                     finding = replace(finding, equity_tricks=eq)
         out.append(finding)
     given = _given_back(rp, established, played, adjusted)
-    board = board_equity(rp, established, played, adjusted, given, has_64c)
+    board = board_equity(rp, established, played, adjusted, given, has_64c, solved)
     if board is None:
         return Assessment(out)
     if board.review:

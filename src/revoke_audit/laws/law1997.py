@@ -72,7 +72,25 @@ class Laws1997(Laws2017):
                     f"one trick, plus one because {seat_name(fact.seat)} won trick {u} with "
                     f"{card_str(card)}, which he could legally have played to trick {t}: "
                     f"{tricks(n)} transferred to {side_name(fact.seat + 1)} (64A2, 1997)")
-        return super().transfer(rp, fact, pool)
+        unknown = self._claimed_second(rp, fact, pool, won_t)
+        n, law, why = super().transfer(rp, fact, pool)
+        return n, law, why + unknown
+
+    def _claimed_second(self, rp: Replay, fact: RevokeFact, pool: TrickPool, won_t: bool) -> str:
+        """Say only what the record shows: when his side won tricks of the claim (not played
+        out in the record) and he still held a card of the suit led, whether he won one of them
+        with it - the 1997 Laws' second trick - is not known."""
+        if won_t or rp.claim is None:
+            return ""
+        recorded = len(rp.tricks)
+        claimed = [u for u in pool.won_by(fact.seat % 2, fact.trick + 1) if u > recorded]
+        played = {c for t in rp.tricks for s, c, _ in t.plays if s == fact.seat}
+        kept = [c for c in range(52) if fact.held >> c & 1 and c not in played]
+        if not claimed or not kept or len(pool.won_by(fact.seat % 2, fact.trick)) < 2:
+            return ""
+        return (f"; not known from the record: had {seat_name(fact.seat)} won a trick of the "
+                f"claim with {card_str(kept[-1])}, which he could have played to trick "
+                f"{fact.trick}, the 1997 Laws would transfer a second trick")
 
     def rule_defect(self, rp: Replay, fact: DefectFact, pool: TrickPool, ruling) -> None:
         """67B1(a): omitted card and he holds the suit led: the card is placed, no penalty.

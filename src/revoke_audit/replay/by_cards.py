@@ -4,8 +4,10 @@ remaining cards can be played (Law 44C: follow suit when able; Law 44G: the winn
 
 A stated result outside that range is not what was played: either the table ruled (a revoke's
 trick transfer is already in it) or the record is wrong (``discovery`` decides which).  Every
-continuation is tried, so only when few tricks remain (``EXACT_TRICKS``); beyond that the cards
-rarely force anything and the range is not worked out."""
+continuation is tried, so only when few cards remain (``EXACT_CARDS``: the last two tricks, and
+what is left of a third begun); beyond that the cards rarely force anything, and trying every
+line costs milliseconds a board (on a vugraph archive, where most boards end in a claim, three
+whole tricks made the run 1.7 times as long), so the range is not worked out."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -16,18 +18,21 @@ from ..cards import SUIT_MASKS, Hand, Seat, winning_index
 from .model import COMPLETE, Replay, Trick
 
 #: Most tricks left for which every continuation is tried (3: at most a few hundred lines).
+EXACT_CARDS = 9
+#: A record stopping with this many whole tricks left or fewer may have its range worked out
+#: (the lane hands such claims to the full audit).
 EXACT_TRICKS = 3
 
 
-def cards_range(rp: Replay, exact_tricks: int = EXACT_TRICKS) -> tuple[int, int] | None:
+def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] | None:
     """(fewest, most) tricks declarer's side takes by the recorded cards: both the play's own
     count when all 13 tricks are recorded; when it stops early, over every legal continuation
-    from the exact position (at most ``exact_tricks`` tricks left).  None when not known: no
+    from the exact position (at most ``exact_cards`` cards left).  None when not known: no
     replay, hands not exact (a card not recorded, a defective trick), the replay stopped, or
     more tricks left."""
     if rp.play_status == COMPLETE:
         return (rp.declarer_won(),) * 2 if _exact(rp) else None
-    at = position(rp, exact_tricks)
+    at = position(rp, exact_cards)
     if at is None:
         return None
     hands, leader, started = at
@@ -42,15 +47,15 @@ def _exact(rp: Replay) -> bool:
             and not any(t.unknown or t.omitted for t in rp.tricks))
 
 
-def position(rp: Replay, exact_tricks: int = EXACT_TRICKS
+def position(rp: Replay, exact_cards: int = EXACT_CARDS
              ) -> tuple[tuple[Hand, ...], Seat, tuple[int, ...]] | None:
     """(the hands left, the leader of the trick under way, its cards so far) where an unfinished
-    record stops, when it is exactly known and at most ``exact_tricks`` tricks are left."""
+    record stops, when it is exactly known and at most ``exact_cards`` cards are left."""
     if rp.play_status == COMPLETE or not _exact(rp):
         return None
     done = rp.complete_tricks
     n = len(done)
-    if 13 - n > exact_tricks:
+    if 13 - n > EXACT_TRICKS:
         return None
     hands = list(rp.record.hands)
     for t in rp.tricks:
@@ -64,6 +69,8 @@ def position(rp: Replay, exact_tricks: int = EXACT_TRICKS
     played = _seats_played(leader, started)
     if any(bin(h).count("1") != 13 - n - (i in played) for i, h in enumerate(hands)):
         return None  # card counts do not add up: not an exact position
+    if sum(bin(h).count("1") for h in hands) > exact_cards:
+        return None
     return tuple(hands), leader, started
 
 
