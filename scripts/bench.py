@@ -31,10 +31,16 @@ session of ``fixtures/session`` at ``--tables`` tables (one file each, appended,
 file rewritten whole): the delay from the write that establishes each revoke to its announcement
 (median and worst), and the CPU the watch uses while nothing changes, before the session and
 after it (aim: under 1% of a core).  ``--pace`` seconds between writes (0: at full speed).
+``--html`` times the director's page (``--html``): with ``--folder``, the folder's run with the
+page against without, and the page's size; and on a generated PBN file of ``--html-boards``
+boards (default 200,000) with a wrong stated result on one board in forty (as many RC023
+record errors) and a revoke in one in fifty, the same, and the seconds headless Chromium takes
+to open the page and render it, against an empty page (aim: a few seconds).
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import re
@@ -103,6 +109,20 @@ def _random_play(rnd: random.Random, hands: tuple[int, ...], declarer: int, trum
         leader = trick_winner(leader, cards, trump)
         won += leader % 2 == declarer % 2
     return tuple(plays), won
+
+
+def write_with_errors(path: str, boards: int, seed: int) -> str:
+    """``boards`` boards as PBN, one in forty with a wrong stated result (an RC023 record
+    error) besides the revokes of ``random_record``."""
+    rnd = random.Random(seed)
+    with open(path, "w") as pbn:
+        pbn.write("% PBN 2.1\n% EXPORT\n\n")
+        for n in range(1, boards + 1):
+            record = random_record(rnd, n)
+            if n % 40 == 7:
+                record = dataclasses.replace(record, result_stated=(record.result_stated + 1) % 14)
+            pbn.write(format_pbn(record) + "\n")
+    return path
 
 
 def write_files(folder: str, boards: int, seed: int) -> dict[str, str]:
@@ -243,6 +263,11 @@ def main() -> None:
     ap.add_argument("--log", action="store_true",
                     help="also time a 10,000-row director's log and measure a 1,000,000-row one")
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
+    ap.add_argument("--html", action="store_true",
+                    help="also time the director's page (--html), with --folder too, and its "
+                         "opening in headless Chromium")
+    ap.add_argument("--html-boards", type=int, default=200_000,
+                    help="boards of the --html file (default 200000)")
     ap.add_argument("--no-endplay", action="store_true",
                     help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
     ap.add_argument("--watch", action="store_true",
@@ -280,6 +305,12 @@ def main() -> None:
                   "per process to load endplay's solver")
         if args.folder:
             _bench_folder(args.folder, tmp, args.repeat)
+            if args.html:
+                _bench_html(args.folder, tmp, args.repeat, "folder")
+        if args.html:
+            page_file = write_with_errors(os.path.join(tmp, "errors.pbn"), args.html_boards,
+                                          args.seed)
+            _bench_html(page_file, tmp, args.repeat, f"{args.html_boards} boards")
         if args.log and "pbn" in args.formats:
             _bench_log(paths["pbn"], tmp, boards, args.repeat)
     finally:
@@ -439,6 +470,47 @@ def _bench_folder(folder: str, tmp: str, repeat: int) -> None:
         _line(f"folder audit --jobs {jobs}", n, r, None)
     print(f"(folder: {folder}, {n} boards; --jobs 2 against --jobs 1: "
           f"{runs[0].seconds / runs[1].seconds:.2f}x)")
+
+
+def _bench_html(path: str, tmp: str, repeat: int, label: str) -> None:
+    """The run with ``--html`` against the same without, the page's size and what it holds,
+    and (with Chromium installed) the seconds a browser takes to open and render it."""
+    page = os.path.join(tmp, "page.html")
+    plain, html = best_of_each([audit_argv(path, tmp, 1), audit_argv(path, tmp, 1, "--html", page)],
+                               repeat)
+    with open(page, encoding="utf-8") as fh:
+        text = fh.read()
+    sections = text.count('<section class="board"')
+    errors = text.count('<td class="code">RC')
+    print(f"{label} --html: {html.seconds:.2f} s against {plain.seconds:.2f} s without "
+          f"(+{html.seconds - plain.seconds:.2f} s), peak RSS {html.rss_mb:.0f} MB against "
+          f"{plain.rss_mb:.0f} MB; page "
+          f"{os.path.getsize(page) / 1e6:.2f} MB, {sections} boards in full, {errors} record "
+          "error rows")
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        print("(no Chromium: the page's opening is not timed)")
+        return
+    empty = os.path.join(tmp, "empty.html")
+    with open(empty, "w") as fh:
+        fh.write("<!DOCTYPE html><title>empty</title><p>empty</p>")
+    opened, blank = [min(_open_seconds(browser, p, tmp) for _ in range(max(repeat, 2)))
+                     for p in (page, empty)]
+    print(f"{label} page opened and rendered by headless Chromium in {opened:.2f} s (an empty "
+          f"page: {blank:.2f} s; the page's own cost {opened - blank:.2f} s)")
+
+
+def _open_seconds(browser: str, page: str, tmp: str) -> float:
+    """Wall seconds for headless Chromium to load ``page`` and write a screenshot of it."""
+    profile = tempfile.mkdtemp(dir=tmp)
+    argv = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", f"--user-data-dir={profile}", "--window-size=1200,1600",
+            f"--screenshot={os.path.join(tmp, 'shot.png')}", "file://" + os.path.abspath(page)]
+    t0 = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                   timeout=300)
+    return time.perf_counter() - t0
 
 
 def write_log(path: str, rows: int) -> str:

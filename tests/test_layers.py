@@ -16,12 +16,12 @@ LAYERS = [
     ["equity"],
     ["options", "checks", "discovery"],
     ["audit"],
-    ["director", "rows", "selection", "baseline"],
+    ["director", "rows", "selection", "baseline", "repair"],
     ["lane"],
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],
     ["workers", "run", "dask_engine", "watch"],
-    ["explain", "config", "api", "console", "cli", "__init__", "__main__"],
+    ["explain", "html_page", "config", "api", "console", "cli", "__init__", "__main__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .formats import Limits, read_boards
     from .frames import load_report
     from .options import AuditOptions
+    from .repair import Repair, repairs
     from .replay import replay
     from .rows import board_row
     from .selection import Selection
@@ -35,13 +36,13 @@ if TYPE_CHECKING:
 
 __all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "AuditOptions", "board_row",
            "read_boards", "replay", "BoardAudit", "load_report", "Selection", "Baseline",
-           "read_table_facts", "TableFacts", "TableFactsError", "Limits"]
+           "read_table_facts", "TableFacts", "TableFactsError", "Limits", "repairs", "Repair"]
 
 #: Where each name of the API lives.
 _HOMES = {"AuditResult": "api", "audit_paths": "api", "BoardAudit": "audit",
           "audit_board": "audit", "audit_records": "audit", "Baseline": "baseline",
           "Limits": "formats", "read_boards": "formats", "load_report": "frames",
-          "AuditOptions": "options", "board_row": "rows", "Selection": "selection",
+          "AuditOptions": "options", "board_row": "rows", "repairs": "repair", "Repair": "repair", "Selection": "selection",
           "TableFacts": "table_facts", "TableFactsError": "table_facts",
           "read_table_facts": "table_facts"}
 

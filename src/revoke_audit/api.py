@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .baseline import Baseline
-from .formats import Limits
+from .formats import Limits, as_paths, iter_sources
 from .options import AuditOptions
 from .selection import Selection
 from .table_facts import TableFacts, read_table_facts
@@ -26,7 +26,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
                 baseline: str | os.PathLike | None = None,
                 table_facts: "str | os.PathLike | TableFacts | None" = None,
                 limits: Limits | None = None, engine: str = "local",
-                client: object = None) -> AuditResult:
+                client: object = None, html: str | os.PathLike | None = None) -> AuditResult:
     """Audit every board under ``paths``; typed DataFrames with the report columns.
 
     ``jobs``: processes (0: one per core).  ``select`` / ``ignore`` / ``extend_select``: codes
@@ -37,7 +37,9 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     ``TableFactsError`` (a ``ValueError``) before anything is audited.  ``limits``:
     ``formats.Limits``, the limits against archive bombs (``--max-ratio`` and the like).
     ``engine="dask"``: audit on a Dask cluster (the ``dask`` extra): ``client``, a
-    ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs."""
+    ``distributed.Client``, or a local cluster started for the run; paths may be fsspec URLs.
+    ``html``: also write the director's page there (``revoke-audit audit --html``); ValueError
+    when it names an input or the baseline."""
     from .frames import frame_of
     from .rows import BOARD_COLUMNS, FINDING_COLUMNS
     from .run import render_sources
@@ -47,12 +49,42 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     selection = Selection.of(select, ignore, extend_select)
     known = Baseline.load(baseline) if baseline is not None else None
     boards, findings = [], []
+    paths = as_paths(paths)
+    page = _page(html, paths, options, limits, engine, select, ignore, baseline)
     rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
     for r in screen(rendered, selection, known):
         if r.row is not None:
             boards.append(r.row)
         findings.extend(r.findings)
+        if page is not None:
+            page.add(r)
+    if page is not None:
+        from .html_page import write_page
+
+        write_page(os.fspath(html), page.pieces())
     return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS))
+
+
+def _page(html, paths: list[str], options: AuditOptions, limits: Limits | None, engine: str,
+          select, ignore, baseline):
+    """The director's page of the run (``html=``), or None; ValueError when its file is one
+    the run reads."""
+    if html is None:
+        return None
+    from .html_page import Page, run_settings
+    from .targets import Input, Output, clash
+
+    sources = list(iter_sources(paths)) if engine == "local" else paths
+    inputs = [Input("an input", s) for s in sources if s != "-" and "://" not in s]
+    inputs += [Input(role, os.fspath(p)) for role, p in (
+        ("the baseline", baseline), ("the director's log", options.table_facts
+                                     and options.table_facts.path)) if p]
+    message = clash([Output("html=", "page", os.fspath(html))], inputs)
+    if message:
+        raise ValueError(message)
+    settings = run_settings(options, select=list(select or ()), ignore=list(ignore or ()),
+                            baseline=os.fspath(baseline) if baseline is not None else None)
+    return Page(sources, options, settings, limits)
 
 
 def _log(table_facts: "str | os.PathLike | TableFacts | None") -> TableFacts | None:

@@ -286,6 +286,10 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
 @click.option("--write-baseline", type=click.Path(dir_okay=False),
               help="record the findings of this run in a baseline file (exit code 0)")
 @click.option("--statistics", is_flag=True, help="print a count per code instead of each finding")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="write a page for the director (HTML, self-contained, printable): the "
+                   "summary, each irregular board with its deal, play and ruling, the record "
+                   "errors")
 @click.option("--fail-on", type=click.Choice(list(FAIL_LEVELS)), default="irregular",
               show_default=True, help="which findings make the exit code 1")
 @click.option("--exit-zero", is_flag=True, help="exit 0 even when findings are present")
@@ -307,7 +311,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
           select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
           progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
-          max_archive_boards) -> None:
+          max_archive_boards, html_path) -> None:
     """Audit every board in PATHS (files, folders, .zip, .tar, .gz; - for stdin)."""
     limits = Limits(archive_bytes=max_archive_bytes, run_bytes=max_run_bytes, ratio=max_ratio,
                     archive_boards=max_archive_boards)
@@ -317,8 +321,11 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
         raise click.UsageError("--scheduler goes with --engine dask")
     sources = list(_sources(paths, engine))
     _no_clash((("-o", "report", output), ("--findings", "report", findings_path),
-               ("--write-baseline", "baseline", write_baseline)), sources, table_facts, baseline)
+               ("--write-baseline", "baseline", write_baseline), ("--html", "page", html_path)),
+              sources, table_facts, baseline)
     log = _read_log(table_facts)
+    options = AuditOptions(laws, discovered, equity, log)
+    page = _page(html_path, sources, options, limits, select, ignore, baseline)
     selection = Selection(select or (ALL,), ignore, extend_select)
     known = _load_baseline(baseline)
     recorder = BaselineRecorder() if write_baseline else None
@@ -331,9 +338,10 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     try:
         if fmt in ("json", "sarif"):
             collected = JsonSpools(f"the --format {fmt} document")
-        with Reports(boards, findings, [write_baseline] if recorder else []) as reports, \
+        documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
+        with Reports(boards, findings, documents) as reports, \
                 closing(render_sources(
-                sources, AuditOptions(laws, discovered, equity, log), jobs, bar.update_file,
+                sources, options, jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
             for r in screen(_counted(rendered, read), selection, known, recorder):
@@ -344,12 +352,15 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += r.boards
                 reports.write(r)
+                if page is not None:
+                    page.add(r)
                 _emit(r, fmt, quiet or statistics, collected)
             _finish_stdout(fmt, collected)
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
             _summary(tally, codes, fmt, known)
-            reports.commit([recorder.text()] if recorder else [])
+            reports.commit(([recorder.text()] if recorder else [])
+                           + ([page.pieces()] if page is not None else []))
             if recorder is not None:  # said once it is true
                 echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
                      err=fmt != "text")
@@ -366,6 +377,18 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     counted = sum(n for code, n in codes.items() if code[:2] in FAIL_LEVELS[fail_on])
     fail = counted > (marked if fail_on == "unmarked" else 0)
     sys.exit(1 if fail and not exit_zero and not write_baseline else 0)
+
+
+def _page(path: str | None, sources: list[str], options: AuditOptions, limits: Limits,
+          select, ignore, baseline):
+    """The director's page of the run (``--html``), or None."""
+    if not path:
+        return None
+    from .html_page import Page, run_settings
+
+    wanted = [] if select == (ALL,) or not select else list(select)
+    return Page(sources, options, run_settings(options, select=wanted, ignore=list(ignore),
+                                               baseline=baseline), limits)
 
 
 def _rows_needed(fmt: str, reports: list[str]) -> bool:
@@ -572,10 +595,15 @@ class SelectionError(click.ClickException):
               help="after-round: the revoke was noticed after the round (64B5); table: 64A")
 @click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
               help="a director's log (CSV): what bound each player, trick by trick")
-def explain(file, board, room, game, round_, table, teams, laws, discovered, table_facts) -> None:
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="also write the board as a page for the director (HTML, printable)")
+def explain(file, board, room, game, round_, table, teams, laws, discovered, table_facts,
+            html_path) -> None:
     """Explain one board of FILE: the deal, the play trick by trick, the ruling."""
     from .explain import describe, explain_text, find_board
 
+    if html_path:
+        _no_clash((("--html", "page", html_path),), [file], table_facts, None)
     log = _read_log(table_facts)
 
     matches = find_board([file], board, room, game, round_, table, teams)
@@ -594,7 +622,70 @@ def explain(file, board, room, game, round_, table, teams, laws, discovered, tab
         listed = [describe(r) for r in matches[:20]] or ["no board"]
         more = [f"... and {len(matches) - 20} more"] if len(matches) > 20 else []
         raise SelectionError("\n  ".join([head] + listed + more))
-    click.echo(explain_text(audit_board(matches[0], AuditOptions(laws, discovered, table_facts=log))), nl=False)
+    audited = audit_board(matches[0], AuditOptions(laws, discovered, table_facts=log))
+    click.echo(explain_text(audited), nl=False)
+    if html_path:
+        from .html_page import board_page, write_page
+
+        try:
+            write_page(html_path, board_page(audited))
+        except ReportError as exc:
+            raise IOFailure(str(exc)) from exc
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--write", is_flag=True,
+              help="change the files in place (each replaced whole); archives are never rewritten")
+def fix(paths, write) -> None:
+    """Mend record errors that have exactly one proven repair (rotated hands, another board's
+    deal, a PBN play table in time order, a LIN card missing or doubled).
+
+    Prints a unified diff and exits 1 when there is something to mend; with --write, changes
+    the files (exit 0 once every change is written).  Boards left untouched are listed on
+    stderr with the reason."""
+    from .repair import plan_paths
+    from .targets import file_target
+
+    missing = missing_paths(paths)
+    if missing:
+        raise IOFailure(f"no such file or folder: {missing[0]}")
+    pending = mended = 0
+    for plan in plan_paths(paths):
+        for r in plan.repairs:
+            where = f"{r.file}:{r.line}: board {r.board or '?'}" + (f" ({r.room})" if r.room else "")
+            if r.mended:
+                click.echo(f"{where}: {r.what}: {r.description}", err=True)
+            else:
+                click.echo(f"{where}: left untouched: {r.reason}", err=True)
+        if plan.mended is None:
+            continue
+        if write and not plan.archive:
+            _replace(file_target, plan.file, plan.mended)
+            mended += 1
+            continue
+        if write:
+            click.echo(f"{plan.file}: inside an archive, never rewritten; the change:", err=True)
+        click.echo(plan.diff(), nl=False)
+        pending += 1
+    done = f"{mended} file{'s' if mended != 1 else ''} mended"
+    click.echo(f"{done}, {pending} with something to mend" if write or mended else
+               f"{pending} file{'s' if pending != 1 else ''} with something to mend "
+               "(--write to mend)", err=True)
+    sys.exit(1 if pending else 0)
+
+
+def _replace(file_target, path: str, data: bytes) -> None:
+    """``path`` replaced whole by ``data``: written beside it, synced, renamed (a symbolic
+    link keeps pointing at the mended file)."""
+    target = file_target(os.path.realpath(path), binary=True)
+    try:
+        target.fh.write(data)
+        target.finish()
+        target.replace()
+    except OSError as exc:
+        target.discard()
+        raise IOFailure(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 @main.command()

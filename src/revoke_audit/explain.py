@@ -25,6 +25,7 @@ WIDTH = 80
 LEGEND = "* revoke, ! extra card (back to the hand), (none) no card played"
 LOG_LEGEND = "under a trick: what the director's log bound a player to there"
 UNKNOWN_LEGEND = "? a card played that the record does not give"
+PLAYED, REVOKE, NONE, UNKNOWN, EXTRA = "played", "revoke", "none", "unknown", "extra"
 
 
 def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = None,
@@ -81,7 +82,7 @@ def describe(rec: BoardRecord) -> str:
 def explain_text(audit: BoardAudit) -> str:
     """The whole explanation of one audited board, as text ending in a newline."""
     sections = [_header(audit), _diagram(audit.record), _log(audit), _play(audit),
-                _findings(audit), _ruling(audit), _director(audit)]
+                _findings(audit), ruling_steps(audit), _director(audit)]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
 
 
@@ -147,14 +148,7 @@ def _play(a: BoardAudit) -> list[str]:
     if not rp.tricks:
         return ["Play: none replayed" + ("" if rp.auditable else " (see the findings)")]
     side = "N-S" if rp.declarer % 2 == 0 else "E-W"
-    revokes = {(f.trick, f.seat) for f in rp.revokes}
-    extras: dict[int, list] = {}
-    for d in rp.defects:
-        if d.kind == "extra":
-            extras.setdefault(d.trick, []).append((d.seat, d.card))
-    bound: dict[int, list] = {}
-    for b in rp.bindings:
-        bound.setdefault(b.trick, []).append(b)
+    revokes, extras, bound = play_marks(rp)
     lines = [f"Play: {LEGEND}"] + ([f"      ({LOG_LEGEND})"] if bound else [])
     if any(t.unknown for t in rp.tricks):
         lines.append(f"      {UNKNOWN_LEGEND}")
@@ -169,17 +163,44 @@ def _play(a: BoardAudit) -> list[str]:
     return lines + _play_end(a)
 
 
+def play_marks(rp) -> tuple[set, dict[int, list], dict[int, list]]:
+    """What the play shows beside the cards: the (trick, seat) of each revoke, the extra
+    cards of defective tricks by trick (seat, card), the director's log's bindings by trick."""
+    revokes = {(f.trick, f.seat) for f in rp.revokes}
+    extras: dict[int, list] = {}
+    for d in rp.defects:
+        if d.kind == "extra":
+            extras.setdefault(d.trick, []).append((d.seat, d.card))
+    bound: dict[int, list] = {}
+    for b in rp.bindings:
+        bound.setdefault(b.trick, []).append(b)
+    return revokes, extras, bound
+
+
+#: The kinds of a trick's entry (``trick_entries``) and how the text shows each after the card.
+_ENTRY_MARK = {PLAYED: " ", REVOKE: "*", EXTRA: "!"}
+
+
+def trick_entries(t: Trick, revokes: set, extras: list) -> list[tuple[int, int | None, str]]:
+    """A trick's entries in the order they were played, as (seat, card, kind): each card played
+    (``PLAYED``, or ``REVOKE``), a player who played no card (``NONE``) or a card the record
+    does not give (``UNKNOWN``) in its turn, then the extra cards (``EXTRA``) of Law 67B2."""
+    entries = [(s, c, REVOKE if (t.number, s) in revokes else PLAYED) for s, c, _ in t.plays]
+    lead = t.leader
+    gaps = [(seat, NONE) for seat in t.omitted] + [(seat, UNKNOWN) for seat in t.unknown]
+    for seat, kind in sorted(gaps, key=lambda g: (g[0] - lead) % 4):  # in its turn
+        at = sum(1 for s, _, _ in entries if (s - lead) % 4 < (seat - lead) % 4)
+        entries.insert(at, (seat, None, kind))
+    return entries + [(s, c, EXTRA) for s, c in extras]
+
+
 def _trick_line(t: Trick, revokes: set, extras: list, won: int) -> str:
     """`` 3  E    HQ   S HJ   W D5*  N H4        -> E    1``."""
-    entries = [(s, card_str(c) + ("*" if (t.number, s) in revokes else " ")) for s, c, _ in t.plays]
     lead = t.leader
-    gaps = [(seat, "(none)") for seat in t.omitted] + [(seat, "? ") for seat in t.unknown]
-    for seat, text in sorted(gaps, key=lambda g: (g[0] - lead) % 4):  # in its turn
-        at = sum(1 for s, _ in entries if (s - lead) % 4 < (seat - lead) % 4)
-        entries.insert(at, (seat, text))
-    entries += [(s, card_str(c) + "!") for s, c in extras]
+    texts = [(s, "(none)" if kind == NONE else "? " if kind == UNKNOWN
+              else card_str(c) + _ENTRY_MARK[kind]) for s, c, kind in trick_entries(t, revokes, extras)]
     cards = "  ".join(text if i == 0 and s == lead else f"{SEATS[s]} {text}"
-                      for i, (s, text) in enumerate(entries))
+                      for i, (s, text) in enumerate(texts))
     end = f"-> {SEATS[t.winner]} {won:>4}" if t.winner is not None else "(unfinished)"
     return f"{t.number:>2}  {SEATS[lead]}    {cards:<32} {end}".rstrip()
 
@@ -216,7 +237,7 @@ def _findings(a: BoardAudit) -> list[str]:
     return lines
 
 
-def _ruling(a: BoardAudit) -> list[str]:
+def ruling_steps(a: BoardAudit) -> list[str]:
     """The arithmetic: tricks played, each transfer, the adjusted tricks, result and score."""
     rp, ruling, row = a.replay, a.ruling, board_row(a)
     played, adjusted = ruling.tricks_played, ruling.tricks_adjusted

@@ -17,7 +17,7 @@ import re
 import signal
 import sys
 from contextlib import contextmanager
-from typing import IO, Callable, Iterator, Sequence
+from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from .codes import annotation_level
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered
@@ -240,14 +240,15 @@ class Reports:
         for report in self.findings if r.findings else ():
             report.write_rows(r.findings, findings)
 
-    def commit(self, documents: Sequence[str] = ()) -> None:
-        """Finish every report and write ``documents`` (the text of each document, in order),
-        and only then rename them all over their targets."""
+    def commit(self, documents: Sequence[str | Iterable[str]] = ()) -> None:
+        """Finish every report and write ``documents`` (the text of each document, in order,
+        whole or in pieces), and only then rename them all over their targets."""
         for report in self.boards + self.findings:
             report.finish()
         for target, text in zip(self.documents, documents, strict=True):
             try:
-                target.fh.write(text)
+                for piece in (text,) if isinstance(text, str) else text:
+                    target.fh.write(piece)
                 target.finish()
             except OSError as exc:
                 raise ReportError(target.name, exc) from exc

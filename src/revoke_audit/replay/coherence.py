@@ -13,7 +13,8 @@ replay calls ``judge`` once it has put every card on the table:
   much (RC016, or the replay's own RC011 / RC014 / RC015), and no revoke or defective trick.
   Where one simple change makes the whole play coherent (hands rotated, another board's deal,
   a PBN line in time order, one card missing or doubled in a LIN sequence), the message names
-  it so an archivist can mend the file; the repaired record is not audited.
+  it so an archivist can mend the file; ``mends`` gives every such change as data, and
+  ``repair`` audits the mended record before it writes one.
 """
 from __future__ import annotations
 
@@ -73,26 +74,40 @@ def _column_misfits(hands: Hands, plays: Sequence[Play]) -> tuple[list[Misfit], 
 def _turn_misfits(r: Replay, hands: Hands, plays: Sequence[Play], skip: int | None,
                   time_order: bool) -> tuple[list[Misfit], int]:
     """Replay strictly in turn order from declarer's left-hand opponent (Law 41A, 44G)."""
+    out: list[Misfit] = []
+    known = 0
+    for p, seat, number in turns(r, plays, skip, time_order):
+        if p is None:
+            continue
+        known += 1
+        if not hands[seat] >> p.card & 1:
+            out.append(Misfit(number, seat, p.card, _holder(hands, p.card), p.line))
+    return out, known
+
+
+def turns(r: Replay, plays: Sequence[Play], skip: int | None = None, time_order: bool = False
+          ) -> Iterator[tuple[Play | None, int, int]]:
+    """Each card of ``plays`` with the seat on turn and the trick number, in time order, until
+    the first unknown card (Law 44G: the winner leads).  LIN: from declarer's left; with
+    ``time_order`` (a PBN line read leader first) from ``[Play]``'s seat.  ``skip``: a turn
+    taken by a card missing just before card ``skip``, yielded with ``None``."""
     if time_order:  # a PBN line read leader first: the lines' order is the time order
         plays = sorted((p for p in plays if p.trick is not None),
                        key=lambda p: (p.trick, (p.seat - r.record.play_leader) % 4))
     leader = r.record.play_leader if time_order else (r.declarer + 1) % 4
-    out: list[Misfit] = []
     trick: list[tuple[int, int | None]] = []
-    known, number = 0, 1
+    number = 1
     for i, p in enumerate(plays):
         if p.card is None:
             break
         if i == skip:
+            yield None, (leader + len(trick)) % 4, number
             trick.append(((leader + len(trick)) % 4, None))
             leader, number = _close(trick, leader, number, r.trump)
         seat = (leader + len(trick)) % 4
-        known += 1
-        if not hands[seat] >> p.card & 1:
-            out.append(Misfit(number, seat, p.card, _holder(hands, p.card), p.line))
+        yield p, seat, number
         trick.append((seat, p.card))
         leader, number = _close(trick, leader, number, r.trump)
-    return out, known
 
 
 def _close(trick: list[tuple[int, int | None]], leader: int, number: int,
@@ -165,26 +180,48 @@ def _misfit_finding(r: Replay, bad: list[Misfit], known: int,
 
 # --- what would mend the record ---------------------------------------------------------------
 
+@dataclass(frozen=True, slots=True)
+class Mend:
+    """One simple change that makes the whole play coherent (``repair.py`` writes it).
+
+    ``kind``: ``rotated`` (``hands``: the deal with every hand moved), ``deal`` (``hands``:
+    another board's deal), ``time-order`` (a PBN line read leader first), ``missing`` (a card
+    missing just before ``record.play[at]``), ``doubled`` (``record.play[at]`` entered twice
+    or by mistake).  ``text``: the change said for an archivist."""
+
+    kind: str
+    text: str
+    hands: tuple[int, ...] | None = None
+    at: int | None = None
+
+
 def repair_hint(r: Replay, neighbours: NeighbourDeals | None = None) -> str | None:
     """One simple change that makes the whole play coherent, said for an archivist."""
+    first = next(mends(r, neighbours), None)
+    return first.text if first else None
+
+
+def mends(r: Replay, neighbours: NeighbourDeals | None = None) -> Iterator[Mend]:
+    """Every simple change that makes the whole play coherent, the likeliest first (lazy:
+    the hint takes the first).  Each says only that every card is then held by the player
+    it is credited to; ``repair`` audits the mended record before it writes anything."""
     hands = r.record.hands
     for k in (1, 2, 3):
         moved = [hands[(s - k) % 4] for s in range(4)]
         if _fits(r, moved):
-            return (f"it fits when every hand is moved {k} seat{'s' if k > 1 else ''} clockwise "
-                    f"(the hand recorded for North is {seat_name(k)}'s)")
+            yield Mend("rotated", f"it fits when every hand is moved {k} seat"
+                       f"{'s' if k > 1 else ''} clockwise (the hand recorded for North is "
+                       f"{seat_name(k)}'s)", hands=tuple(moved))
     if r.record.format == "pbn" and r.record.play_leader is not None \
             and _fits(r, hands, time_order=True):
-        return "it fits when each play line is read as the trick in time order (leader first) " \
-               "instead of seat columns"
+        yield Mend("time-order", "it fits when each play line is read as the trick in time "
+                   "order (leader first) instead of seat columns")
     if r.record.format == "lin":
-        hint = _one_card_hint(r)
-        if hint:
-            return hint
+        yield from _one_card_mends(r)
     for label, deal in (neighbours() if neighbours else ()):
         if _fits(r, deal):
-            return f"it fits the deal recorded for {label}: the board carries another board's deal"
-    return None
+            yield Mend("deal", f"it fits the deal recorded for {label}: the board carries "
+                       "another board's deal", hands=tuple(deal))
 
 
 def _fits(r: Replay, hands: Hands, **kw) -> bool:
@@ -192,25 +229,24 @@ def _fits(r: Replay, hands: Hands, **kw) -> bool:
     return known > 0 and not bad
 
 
-def _one_card_hint(r: Replay) -> str | None:
+def _one_card_mends(r: Replay) -> Iterator[Mend]:
     """LIN: a card missing or doubled in the sequence shifts every later card one player on.
     Try the one change at the first misfit (and the card before it)."""
     plays = list(r.record.play)
     bad, _ = misfits(r, r.record.hands, plays)
     if not bad:
-        return None
+        return
     at = next(i for i, p in enumerate(plays) if p.line == bad[0].line and p.card == bad[0].card)
     for i in (at, at - 1):
         if i < 0:
             continue
         if not misfits(r, r.record.hands, plays, skip=i)[0]:
-            return (f"it fits when one card is taken as missing from the record just before "
-                    f"{card_str(plays[i].card)} (trick {bad[0].trick})")
+            yield Mend("missing", f"it fits when one card is taken as missing from the record "
+                       f"just before {card_str(plays[i].card)} (trick {bad[0].trick})", at=i)
         rest = plays[:i] + plays[i + 1:]
         if not misfits(r, r.record.hands, rest)[0]:
-            return (f"it fits when {card_str(plays[i].card)} (trick {bad[0].trick}) is taken "
-                    "as entered twice or by mistake")
-    return None
+            yield Mend("doubled", f"it fits when {card_str(plays[i].card)} (trick "
+                       f"{bad[0].trick}) is taken as entered twice or by mistake", at=i)
 
 
 # --- the deals around a board ---------------------------------------------------------------
