@@ -189,11 +189,26 @@ def _lines(stream, queue: Queue) -> None:
     queue.put(None)
 
 
+STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_watch_left():
+    """A watch a failed test started is ended with it (else it would run on forever)."""
+    yield
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)
+
+
 def _watch(*args: str) -> tuple[subprocess.Popen, Queue, Queue]:
     """``revoke-audit watch`` started, its stdout and stderr lines in queues; returns once it
     says it is watching."""
     proc = subprocess.Popen([sys.executable, "-m", "revoke_audit", "watch", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    STARTED.append(proc)
     out, err = Queue(), Queue()
     threading.Thread(target=_lines, args=(proc.stdout, out), daemon=True).start()
     threading.Thread(target=_lines, args=(proc.stderr, err), daemon=True).start()
