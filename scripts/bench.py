@@ -26,6 +26,11 @@ that cannot be split (a ``%`` line after its first game): the parent reads it (a
 under 150 MB at 100 MB of input).  ``--log`` times the PBN audit with a director's log of
 10,000 rows that name no board against none (aim: under 1.2x), and gives the peak RSS of a run
 with a 1,000,000-row log (aim: under 150 MB; each of its rows becomes an RC040 finding).
+``--watch`` runs ``revoke-audit watch`` on a folder while ``tests/session_writer.py`` plays the
+session of ``fixtures/session`` at ``--tables`` tables (one file each, appended, and one shared
+file rewritten whole): the delay from the write that establishes each revoke to its announcement
+(median and worst), and the CPU the watch uses while nothing changes, before the session and
+after it (aim: under 1% of a core).  ``--pace`` seconds between writes (0: at full speed).
 ``--html`` times the director's page (``--html``): with ``--folder``, the folder's run with the
 page against without, and the page's size; and on a generated PBN file of ``--html-boards``
 boards (default 200,000) with a wrong stated result on one board in forty (as many RC023
@@ -40,7 +45,10 @@ import argparse
 import dataclasses
 import os
 import random
+import re
 import shutil
+import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -266,7 +274,18 @@ def main() -> None:
                     help="rescoring's cost: every board number played 10 to 20 times")
     ap.add_argument("--no-endplay", action="store_true",
                     help="skip endplay's parsers (--large does: they hold the whole file, GBs)")
+    ap.add_argument("--watch", action="store_true",
+                    help="only the watch: announcement delays and idle CPU (see above)")
+    ap.add_argument("--tables", type=int, default=4, help="--watch: tables playing at once")
+    ap.add_argument("--pace", type=float, default=0.0,
+                    help="--watch: seconds between writes (default 0: full speed)")
+    ap.add_argument("--quiet-seconds", type=float, default=20.0,
+                    help="--watch: how long the idle CPU is measured, before and after")
     args = ap.parse_args()
+    if args.watch:
+        compile_package()
+        _bench_watch(args.tables, args.pace, args.quiet_seconds)
+        return
     boards = 200_000 if args.large else args.boards
     args.no_endplay = args.no_endplay or args.large
     tmp = tempfile.mkdtemp(prefix="revoke-audit-bench-")
@@ -302,6 +321,113 @@ def main() -> None:
             _bench_fields(paths["pbn"], tmp, boards, args.repeat, args.seed)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _bench_watch(tables: int, pace: float, quiet: float) -> None:
+    """``--watch``: announcement delays over a session written live, and idle CPU."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__))), "tests"))
+    from pathlib import Path
+
+    from session_writer import session_games, write_session
+
+    games = session_games()
+    firsts = _establishing(games)
+    number = {g: re.search(r'\[Board "([^"]*)"', "\n".join(game.tags)).group(1)
+              for g, game in enumerate(games)}
+    tmp = tempfile.mkdtemp(prefix="revoke-audit-bench-")
+    folder, said = Path(tmp, "club"), os.path.join(tmp, "said.jsonl")
+    folder.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "revoke_audit", "watch", str(folder),
+                             "--jsonl", said, "--no-equity"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr.readline().startswith("watching")
+        idle_before = _cpu_share(proc.pid, quiet)
+        writes: dict[tuple, float] = {}
+
+        def note(path, table, g, cards):
+            key = (str(path), str(table), number[g])
+            mode = "shared" if path.name == "shared.pbn" else "own"
+            if key not in writes and cards >= firsts.get((mode, g), 99):
+                writes[key] = time.time()
+            if pace:
+                time.sleep(pace)
+
+        started = time.monotonic()
+        write_session(folder, tables, games, note)
+        took = time.monotonic() - started
+        heard = _wait_for(said, len(writes))
+        idle_after = _cpu_share(proc.pid, quiet)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        shutil.rmtree(tmp, ignore_errors=True)
+    delays = sorted(heard[k] - t for k, t in writes.items() if k in heard)
+    print(f"watch: {tables} tables, {len(games)} boards each, written in {took:.1f} s "
+          f"(pace {pace} s a write); {len(delays)} of {len(writes)} revokes announced")
+    if delays:
+        print(f"  delay from the establishing write to the announcement: median "
+              f"{statistics.median(delays) * 1000:.0f} ms, worst {delays[-1] * 1000:.0f} ms")
+    print(f"  CPU while nothing changes: {idle_before * 100:.2f}% of a core before the session, "
+          f"{idle_after * 100:.2f}% after ({quiet:.0f} s each)")
+
+
+def _establishing(games) -> dict[tuple[str, int], int]:
+    """(mode, game) -> how many cards in the record establish its first revoke: ``own``
+    files are written two cards at a time (a trick's line cut short), ``shared`` card by card
+    with ``-`` for the cards not yet played."""
+    import io
+
+    from revoke_audit.audit import audit_board
+    from revoke_audit.formats import read_stream
+    from revoke_audit.options import AuditOptions
+
+    firsts = {}
+    for g, game in enumerate(games):
+        for mode, counts, placeholders in (("own", range(2, 53, 2), False),
+                                           ("shared", range(1, 53), True)):
+            for cards in counts:
+                text = game.text(1, cards, placeholders).encode()
+                (record,) = read_stream(io.BytesIO(text), "x.pbn", "x.pbn")
+                audit = audit_board(record, AuditOptions(equity=False))
+                if any(f.code.startswith("RV") and f.established for f in audit.findings):
+                    firsts[(mode, g)] = cards
+                    break
+    return firsts
+
+
+def _cpu_share(pid: int, seconds: float) -> float:
+    """The share of one core process ``pid`` used over the next ``seconds``."""
+    def used() -> float:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    before, t0 = used(), time.monotonic()
+    time.sleep(seconds)
+    return (used() - before) / (time.monotonic() - t0)
+
+
+def _wait_for(path: str, count: int, timeout: float = 120) -> dict[tuple, float]:
+    """The first announcement time of each revoke in the ``--jsonl`` file, once ``count`` of
+    them are there (or ``timeout`` seconds have passed)."""
+    import json
+    from datetime import datetime
+
+    heard: dict[tuple, float] = {}
+    end = time.monotonic() + timeout
+    while len(heard) < count and time.monotonic() < end:
+        time.sleep(0.05)
+        if not os.path.exists(path):
+            continue
+        with open(path) as fh:
+            for line in fh:
+                a = json.loads(line)
+                if a["kind"] == "new" and a["code"].startswith("RV"):
+                    key = (a["source"], str(a["room"]), a["board"])
+                    heard.setdefault(key, datetime.fromisoformat(a["time"]).timestamp())
+    return heard
 
 
 def _line(label: str, boards: int, r: Run, base: Run | None) -> None:

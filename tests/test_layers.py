@@ -21,7 +21,7 @@ LAYERS = [
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],
     ["rescore", "standings"],
-    ["workers", "run", "dask_engine"],
+    ["workers", "run", "dask_engine", "watch"],
     ["explain", "html_page", "config", "api", "console", "cli", "__init__", "__main__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}

@@ -722,5 +722,70 @@ def _replace(file_target, path: str, data: bytes) -> None:
         raise IOFailure(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@config_option
+@click.option("--jsonl", "jsonl", type=click.Path(dir_okay=False, allow_dash=True),
+              help="also write one JSON object per announcement to this file (- for stdout)")
+@click.option("--since-start", is_flag=True,
+              help="announce only what changes after the watch begins")
+@click.option("--idle", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="stop after this many seconds without a change (default: run until Ctrl-C)")
+@click.option("--poll", type=click.FloatRange(min=0.01), metavar="SECONDS",
+              help="poll the files this often instead of waiting for the system's file events "
+                   "(network filesystems, where the events do not arrive)")
+@click.option("--round-minutes", type=click.FloatRange(min=0), default=15.0, show_default=True,
+              help="a board's round ends this long after its record is complete (or when the "
+                   "same table begins its next board)")
+@click.option("--laws", type=click.Choice(sorted(EDITIONS) + ["auto"]), default="2017",
+              show_default=True, help="edition of the Laws to apply; auto: by each board's date")
+@click.option("--equity/--no-equity", default=True, show_default=True,
+              help="Law 64C figures for boards with an established revoke")
+@click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
+              help="a director's log (CSV), as for audit")
+def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, table_facts
+          ) -> None:
+    """Follow PATHS (files or folders) as they are written and announce each finding once,
+    when it first appears, and again when a corrected record withdraws it.  A revoke announced
+    while its board's round is on is ruled as found at the table (64A)."""
+    from .watch import Watch, announcement_json, announcement_line, follow
+
+    for path in missing_paths(paths):
+        raise IOFailure(f"cannot watch {path}: no such file or folder")
+    log = _read_log(table_facts)
+    out = None if jsonl in (None, "-") else open(jsonl, "w", encoding="utf-8")
+    on = Watch(AuditOptions(laws, equity=equity, table_facts=log), round_minutes)
+
+    def say(a) -> None:
+        if jsonl == "-":
+            echo(announcement_json(a))
+        else:
+            echo(announcement_line(a))
+        if out is not None:
+            out.write(announcement_json(a) + "\n")
+            out.flush()
+
+    code = 0
+    try:
+        for a in on.start(paths, announce=not since_start):
+            say(a)
+        follow(on, list(paths), say, idle, poll,
+               ready=lambda: echo(f"watching {_many(len(on.files), 'file')}", err=True))
+    except ImportError as exc:
+        raise SettingsError(str(exc)) from exc
+    except ReportError as exc:
+        raise IOFailure(str(exc)) from exc
+    except Interrupted as exc:  # Ctrl-C: the usual way to end a watch
+        code = 128 + exc.signum
+    except KeyboardInterrupt:  # the signal as the file events' wait reports it
+        code = 130
+    finally:
+        if out is not None:
+            out.close()
+    echo(f"watch ended: {_many(on.new, 'finding')} announced, {on.withdrawn} withdrawn, "
+         f"{on.standing} standing", err=True)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -120,14 +120,14 @@ def _walk(folder: str) -> Iterator[str]:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     subfolders.append(entry.path)
-                elif entry.is_file() and _recognised(entry.path, entry.name):
+                elif entry.is_file() and recognised(entry.path, entry.name):
                     yield entry.path
             except OSError:
                 continue
         stack.extend(reversed(subfolders))
 
 
-def _recognised(path: str, name: str) -> bool:
+def recognised(path: str, name: str) -> bool:
     """A file in a folder is read when its name says PBN, LIN or an archive, or its content is
     one of them."""
     if name.lower().endswith(SUFFIXES):

@@ -1,0 +1,354 @@
+"""Hand records followed as they are written (``revoke-audit watch``): each board audited again
+when its record changes, each finding announced once when it first appears and withdrawn when a
+corrected record no longer has it.
+
+- **What is read again**: only the file that changed, and of its boards only those whose record
+  content changed (a board is known by its identity in the file: board, room, Table and Round
+  tags, and which occurrence of them it is; its content is the record without line numbers).
+- **What waits**: a board the file ends inside (a save caught half done, a trick of two cards)
+  announces only its established revokes; the rest waits for more.  A revoke not yet
+  established (``RV004``) is never announced: the next card establishes it or it is corrected.
+- **What is forgotten**: a file that vanishes, and a board that leaves its file, are dropped
+  without a word; when the same board appears again (the file renamed or rotated, rewritten
+  whole, truncated and written again) it keeps what was announced of it.
+- **The round** (Laws 64A, 64B4, 64B5): a revoke first announced while its board's round is on
+  is ruled as found at the table, and that board stays so ruled.  The round of a board is over
+  when a later board of the same table has begun in the same file (the same Table tag, or room
+  when there is none), or when its record has been complete (13 tricks, a claim, or a stated
+  result) for longer than ``round_minutes``, counted from the file's modification time when the
+  watch first read it complete.  A finding first read after that is ruled after the round.
+
+``Watch`` holds that state and says what to announce; ``follow`` drives it from the system's
+file events (the ``watchfiles`` library, the ``watch`` extra), polling only when asked to."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
+from typing import Callable, Iterable, Iterator
+
+from .audit import BoardAudit, audit_board
+from .findings import Finding
+from .formats import iter_sources, read_file, recognised
+from .laws import AFTER_ROUND, TABLE
+from .options import AuditOptions
+from .record import BoardRecord
+from .replay.coherence import with_neighbours
+from .replay.model import CLAIMED, COMPLETE
+from .report import text_line
+from .rows import finding_row
+
+NEW, WITHDRAWN = "new", "withdrawn"
+ROUND_MINUTES = 15.0
+#: Codes a board still being played does not announce yet: the next cards settle them (a revoke
+#: not yet established; a card missing mid-play, which turns out a defective trick or not).
+PROVISIONAL = ("RV004", "RC013")
+#: Names a program saves through before it renames the file into place: never followed.
+TEMPORARY = (".tmp", ".temp", ".part", ".partial", ".swp", ".swx", "~", ".bak", ".crdownload")
+ORPHANS = 10_000  # boards kept after they left their file, to know them when they come back
+MISSING = ("revoke-audit watch needs the watchfiles library: pip install 'revoke-audit[watch]'")
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One thing to say: ``kind`` ``"new"`` or ``"withdrawn"``, at ``time`` (seconds since
+    the epoch), of ``finding`` (its findings.csv row)."""
+
+    time: float
+    kind: str
+    finding: dict[str, object]
+
+
+@dataclass
+class _Board:
+    """What the watch knows of one board of one file."""
+
+    signature: tuple
+    announced: dict[tuple, dict[str, object]] = field(default_factory=dict)  # identity -> row
+    complete_since: float | None = None
+    table: bool = False  # a revoke of it was announced during its round: found at the table
+
+
+@dataclass
+class _File:
+    stamp: tuple[int, int, int] | None = None  # size, mtime_ns, inode when last read
+    boards: dict[tuple, _Board] = field(default_factory=dict)
+
+
+class Watch:
+    """The state of a watch over hand records; ``read(path)`` after each change of ``path``
+    returns what to announce.  ``clock``: the time now (tests give their own)."""
+
+    def __init__(self, options: AuditOptions | None = None,
+                 round_minutes: float = ROUND_MINUTES,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.options = options or AuditOptions()
+        self.round_seconds = round_minutes * 60
+        self.clock = clock
+        self.files: dict[str, _File] = {}
+        self._orphans: OrderedDict[tuple, _Board] = OrderedDict()
+        self.new = self.withdrawn = 0
+
+    def start(self, paths: Iterable[str], announce: bool = True) -> list[Announcement]:
+        """Read every hand record under ``paths`` as the audit command would find them;
+        ``announce=False`` (``--since-start``): take what they hold as known, say nothing."""
+        said = [a for source in iter_sources(list(paths)) for a in self.read(source)]
+        if announce:
+            return said
+        self.new -= sum(1 for a in said if a.kind == NEW)
+        return []
+
+    @property
+    def standing(self) -> int:
+        """Findings announced and not withdrawn."""
+        return sum(len(b.announced) for f in self.files.values() for b in f.boards.values())
+
+    def read(self, path: str) -> list[Announcement]:
+        """``path`` changed (or appeared, or vanished): what to announce."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            self.forget(path)
+            return []
+        if stat.S_ISDIR(st.st_mode):  # a folder moved in: what it holds
+            return [a for source in iter_sources([path]) if source != path
+                    for a in self.read(source)]
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        known = self.files.setdefault(path, _File())
+        if known.stamp == stamp:
+            return []
+        known.stamp = stamp
+        records = [r for r in read_file(path) if not r.unreadable or r.hands is not None]
+        later = _later_boards(records)
+        cut = _ends_mid_line(path, st.st_size)
+        said: list[Announcement] = []
+        boards: dict[tuple, _Board] = {}
+        for i, ((record, neighbours), key) in enumerate(zip(with_neighbours(records),
+                                                            _keys(records))):
+            old = known.boards.pop(key, None) or self._adopt(path, key, _signature(record))
+            unfinished = record.truncated or (cut and i == len(records) - 1)
+            boards[key], out = self._board(record, neighbours, old, key in later,
+                                           st.st_mtime, unfinished)
+            said += out
+        for key, board in known.boards.items():  # left the file: kept a while, unsaid
+            self._orphan((path, key), board)
+        known.boards = boards
+        return said
+
+    def forget(self, path: str) -> None:
+        """``path`` vanished (a file, or a folder with the files under it): their boards
+        are kept a while, in case they come back renamed."""
+        below = path.rstrip(os.sep) + os.sep
+        for name in [p for p in self.files if p == path or p.startswith(below)]:
+            for key, board in self.files.pop(name).boards.items():
+                self._orphan((name, key), board)
+
+    def _board(self, record: BoardRecord, neighbours, old: _Board | None, over: bool,
+               mtime: float, unfinished: bool) -> tuple[_Board, list[Announcement]]:
+        signature = _signature(record)
+        if old is not None and old.signature == signature:
+            return old, []
+        board = old or _Board(signature)
+        board.signature = signature
+        audit = self._audit(record, neighbours, board, over, mtime)
+        now = self.clock()
+        in_play = board.complete_since is None
+        found = {_identity(f): f for f in _settled(audit.findings, unfinished, in_play)}
+        said = [Announcement(now, WITHDRAWN, row) for k, row in board.announced.items()
+                if k not in found]
+        board.announced = {k: row for k, row in board.announced.items() if k in found}
+        for k, f in found.items():
+            if k not in board.announced:
+                board.announced[k] = row = finding_row(audit, f)
+                said.append(Announcement(now, NEW, row))
+                board.table = board.table or (audit.round_on and f.code.startswith("RV"))
+        self.new += sum(1 for a in said if a.kind == NEW)
+        self.withdrawn += len(said) - sum(1 for a in said if a.kind == NEW)
+        return board, said
+
+    def _audit(self, record: BoardRecord, neighbours, board: _Board, over: bool,
+               mtime: float) -> BoardAudit:
+        """``record`` audited as found at the table while its round is on (or when a revoke of
+        it was announced then), else as found after the round; ``round_on`` says which."""
+        for _ in range(2):  # a second time when the record shows the round has ended
+            round_on = not over and not (board.complete_since is not None and self.clock()
+                                         - board.complete_since > self.round_seconds)
+            discovered = TABLE if board.table or round_on else AFTER_ROUND
+            audit = audit_board(record, replace(self.options, discovered=discovered), neighbours)
+            done = (audit.replay.play_status in (COMPLETE, CLAIMED)
+                    or record.result_stated is not None)
+            first = board.complete_since is None
+            board.complete_since = (board.complete_since or min(mtime, self.clock())) \
+                if done else None
+            if not (done and first and discovered == TABLE and not board.table):
+                break
+        audit.round_on = round_on  # type: ignore[attr-defined]
+        return audit
+
+    def _orphan(self, where: tuple, board: _Board) -> None:
+        self._orphans[where] = board
+        while len(self._orphans) > ORPHANS:
+            self._orphans.popitem(last=False)
+
+    def _adopt(self, path: str, key: tuple, signature: tuple) -> _Board | None:
+        """A board that left a file and is back: the same place in the same file (a save
+        caught half done), else the same content anywhere (a file renamed or rotated)."""
+        board = self._orphans.pop((path, key), None)
+        if board is not None:
+            return board
+        for where, board in self._orphans.items():
+            if board.signature == signature:
+                return self._orphans.pop(where)
+        return None
+
+
+def _ends_mid_line(path: str, size: int) -> bool:
+    """The file does not end with a line end: a save caught half done (or a last line
+    without one, which the next save ends)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(max(0, size - 1))
+            return fh.read(1) not in (b"\n", b"\r", b"")
+    except OSError:
+        return False
+
+
+def _settled(findings: list[Finding], unfinished: bool, in_play: bool) -> Iterator[Finding]:
+    """What may be announced of a board now: on a board its file ends inside (the file
+    ends in it without a line end, or within a tag or the play: PS004), only its established
+    revokes; on a board still in play, no provisional code."""
+    for f in findings:
+        if in_play and f.code in PROVISIONAL:
+            continue
+        if unfinished and not (f.code.startswith("RV") and f.established):
+            continue
+        yield f
+
+
+def _identity(f: Finding) -> tuple:
+    """What makes a finding the same one after its board changed: a revoke is the same
+    revoke whatever the ruling made of it (``RV001`` during the round, ``RV002`` after)."""
+    if f.code.startswith("RV"):
+        return ("RV", f.trick, f.seat, f.card)
+    return (f.code, f.trick, f.seat, f.card, f.message)
+
+
+def _keys(records: list[BoardRecord]) -> Iterator[tuple]:
+    """Each board's identity in its file: board, room, Table and Round tags, occurrence."""
+    seen: dict[tuple, int] = {}
+    for r in records:
+        base = (r.board, r.room, r.tags.get("Table", ""), r.tags.get("Round", ""))
+        seen[base] = seen.get(base, 0) + 1
+        yield base + (seen[base],)
+
+
+def _later_boards(records: list[BoardRecord]) -> set[tuple]:
+    """Keys of the boards after which the same table has begun another board."""
+    tables: dict[str, tuple] = {}
+    over = set()
+    for r, key in zip(records, _keys(records)):
+        table = r.tags.get("Table") or r.room
+        if table in tables:
+            over.add(tables[table])
+        tables[table] = key
+    return over
+
+
+_SKIP = {"source", "line", "game", "tags", "play", "diagnostics"}
+
+
+def _signature(r: BoardRecord) -> tuple:
+    """The record's content without where it sits in the file (line numbers, game index)."""
+    plain = tuple(getattr(r, f.name) for f in fields(r)
+                  if f.name not in _SKIP and not f.name.endswith("_line"))
+    return plain + (tuple(sorted(r.tags.items())),
+                    tuple((p.seat, p.card, p.marks, p.trick) for p in r.play),
+                    tuple((d.code, d.message) for d in r.diagnostics))
+
+
+# --- following the files ---------------------------------------------------------------------
+
+def followed(path: str, named: dict[str, str], folders: dict[str, str]) -> str | None:
+    """The name to read ``path`` (absolute, from an event) by: as a named file was given, or
+    below a named folder when it is a hand record there (not hidden, not a temporary file);
+    None when it is not followed."""
+    if path in named:
+        return named[path]
+    name = os.path.basename(path)
+    if name.startswith(".") or name.lower().endswith(TEMPORARY):
+        return None
+    for folder, given in folders.items():
+        if path.startswith(folder.rstrip(os.sep) + os.sep):
+            rest = os.path.relpath(path, folder)
+            if any(part.startswith(".") for part in rest.split(os.sep)):
+                return None
+            shown = os.path.join(given, rest)
+            if not os.path.isfile(path) or recognised(path, name):
+                return shown
+    return None
+
+
+def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
+           idle: float | None = None, poll: float | None = None,
+           ready: Callable[[], None] | None = None) -> None:
+    """Announce changes under ``paths`` (files or folders, read once by ``Watch.start``)
+    through ``say`` until ``idle`` seconds pass without one (forever when None).  File events
+    come from the system; ``poll`` seconds: poll instead (network filesystems, where events do
+    not arrive).  ``ready``: called once the events are watched and what changed before that
+    has been read."""
+    try:
+        import watchfiles
+    except ImportError as exc:
+        raise ImportError(MISSING) from exc
+    named = {os.path.abspath(p): p for p in paths if not os.path.isdir(p)}
+    folders = {os.path.abspath(p): p for p in paths if os.path.isdir(p)}
+    roots = sorted(set(folders) | {os.path.dirname(p) for p in named})
+    timeout = 1000 if idle is None else max(20, int(min(idle, 1) * 1000))
+    if poll is not None:  # the poller misses a file rewritten at the same size within its
+        timeout = min(timeout, max(10, int(poll * 1000)))  # clock's tick: stat those known
+    changes = watchfiles.watch(
+        *roots, watch_filter=None, debounce=100, step=20, rust_timeout=timeout,
+        yield_on_timeout=True, force_polling=True if poll is not None else None,
+        poll_delay_ms=int((poll or 0.3) * 1000), raise_interrupt=True,
+        ignore_permission_denied=True)
+    last, started = time.monotonic(), False
+    for batch in changes:
+        shown = sorted({followed(p, named, folders) for _change, p in batch} - {None})
+        if not started:  # the events are watched now: read what changed while they were not
+            shown = sorted(set(shown) | set(iter_sources(list(paths))) | set(watch.files))
+        elif poll is not None:
+            shown = sorted(set(shown) | set(watch.files))
+        heard = bool(batch)
+        for path in shown:
+            for a in watch.read(path):
+                heard = True
+                say(a)
+        if not started:
+            started = True
+            if ready is not None:
+                ready()
+        elif heard:
+            last = time.monotonic()
+        elif idle is not None and time.monotonic() - last >= idle:
+            return
+
+
+# --- what is said ----------------------------------------------------------------------------
+
+def announcement_line(a: Announcement) -> str:
+    """``21:04:07 path:line: board 2: RV001 [64A2] ...`` as the text report says the finding,
+    after the time; a withdrawn one says so first."""
+    when = time.strftime("%H:%M:%S", time.localtime(a.time))
+    kind = "withdrawn: " if a.kind == WITHDRAWN else ""
+    return f"{when} {kind}{text_line(a.finding)}"
+
+
+def announcement_json(a: Announcement) -> str:
+    """One JSON object: ``time`` (ISO 8601, local time with its offset), ``kind``, and the
+    finding's fields (the columns of findings.csv)."""
+    when = datetime.fromtimestamp(a.time).astimezone().isoformat(timespec="milliseconds")
+    return json.dumps({"time": when, "kind": a.kind, **a.finding}, ensure_ascii=False)

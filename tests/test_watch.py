@@ -1,0 +1,298 @@
+"""``watch``: hand records followed as they are written - each finding announced once, when it
+first appears, withdrawn when a corrected record drops it; what a half-written file holds waits;
+the round decides the ruling (64A while it is on, 64B5 after).  The ``Watch`` state is driven
+here by hand (``read`` after each write), with a clock the test sets."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from queue import Empty, Queue
+
+import pytest
+
+from revoke_audit import watch as watch_module
+from revoke_audit.options import AuditOptions
+from revoke_audit.watch import NEW, WITHDRAWN, Watch, followed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from session_writer import corrected, save_whole, session_games, write_session  # noqa: E402
+
+GAMES = session_games()
+REVOKE = GAMES[1]  # board 2: West revokes on trick 3, established when East leads trick 4
+CLEAN = GAMES[0]
+ESTABLISHED = 13  # cards: East leads SQ to trick 4 (its offending side plays to the next trick)
+
+
+class Clock:
+    def __init__(self, now: float = 1_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def watcher(clock=None, minutes: float = 15) -> Watch:
+    return Watch(AuditOptions(equity=False), minutes, clock or Clock())
+
+
+def write(path: Path, text: str, mtime: float | None = None) -> None:
+    path.write_text(text)
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+
+
+def said(announcements) -> list[tuple[str, str, object]]:
+    return [(a.kind, a.finding["code"], a.finding["trick"]) for a in announcements]
+
+
+def test_a_revoke_is_announced_once_when_the_next_trick_establishes_it(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    heard = []
+    for cards in range(1, 53):
+        write(path, REVOKE.text(1, cards, placeholders=True))
+        out = w.read(str(path))
+        heard += [(cards, *s) for s in said(out)]
+    assert heard == [(ESTABLISHED, NEW, "RV001", 3)]  # during the round: 64A, once
+
+
+def test_a_half_written_file_waits_and_is_not_an_error(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    text = REVOKE.text(1, 52)
+    heard = []
+    for size in range(1, len(text) + 1):  # every moment of a save caught half done
+        write(path, text[:size])
+        heard += said(w.read(str(path)))
+    assert heard == [(NEW, "RV001", 3)]
+
+
+def test_a_corrected_record_withdraws_its_finding(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    write(path, REVOKE.text(1, 52))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+    save_whole(path, corrected(REVOKE.text(1, 52)))
+    assert said(w.read(str(path))) == [(WITHDRAWN, "RV001", 3)]
+    assert w.standing == 0 and (w.new, w.withdrawn) == (1, 1)
+
+
+def test_only_the_changed_board_is_audited_again(tmp_path, monkeypatch):
+    path, w = tmp_path / "t1.pbn", watcher()
+    write(path, CLEAN.text(1, 52) + "\n" + REVOKE.text(2, 20))
+    w.read(str(path))
+    audited = []
+    real = watch_module.audit_board
+    monkeypatch.setattr(watch_module, "audit_board",
+                        lambda record, *a: audited.append(record.board) or real(record, *a))
+    write(path, CLEAN.text(1, 52) + "\n" + REVOKE.text(2, 24))
+    w.read(str(path))
+    assert audited == ["2"]
+
+
+def test_rewritten_renamed_truncated_or_vanished_files_say_nothing_again(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    text = CLEAN.text(1, 52) + "\n" + REVOKE.text(1, 52)
+    write(path, text)
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+    save_whole(path, text)  # rewritten whole, the same
+    assert w.read(str(path)) == []
+    write(path, "")  # truncated, then written again
+    assert w.read(str(path)) == []
+    write(path, text[:len(text) // 2])
+    assert w.read(str(path)) == []
+    write(path, text)
+    assert w.read(str(path)) == []
+    moved = tmp_path / "t1-old.pbn"
+    os.rename(path, moved)  # renamed (rotated)
+    assert w.read(str(path)) == [] and w.read(str(moved)) == []
+    os.remove(moved)  # vanished: forgotten, not withdrawn
+    assert w.read(str(moved)) == [] and w.files == {} and w.withdrawn == 0
+
+
+def test_a_revoke_first_read_after_the_round_is_ruled_so(tmp_path):
+    """The board is complete (no revoke in it as entered) from the file's modification time;
+    the revoke entered 9 minutes later is in the round, 11 minutes later it is not."""
+    for minutes, code in ((9, "RV001"), (11, "RV002")):
+        clock = Clock()
+        path, w = tmp_path / f"t{minutes}.pbn", watcher(clock, minutes=10)
+        write(path, corrected(REVOKE.text(1, 52)), mtime=clock.now - 60)
+        assert w.read(str(path)) == []
+        clock.now += minutes * 60 - 60
+        save_whole(path, REVOKE.text(1, 52))  # the record entered again, with the revoke
+        assert said(w.read(str(path))) == [(NEW, code, 3)]
+
+
+def test_the_next_board_of_the_table_ends_the_round(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    other = tmp_path / "t2.pbn"
+    # the revoke is first seen when table 1 has begun its next board; table 2 has not
+    write(path, REVOKE.text(1, 52) + "\n" + CLEAN.text(1, 4))
+    write(other, REVOKE.text(2, 52))
+    assert said(w.read(str(path))) == [(NEW, "RV002", 3)]
+    assert said(w.read(str(other))) == [(NEW, "RV001", 3)]
+
+
+def test_a_revoke_announced_in_the_round_stays_ruled_at_the_table(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    write(path, REVOKE.text(1, 20))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+    write(path, REVOKE.text(1, 52) + "\n" + CLEAN.text(1, 8))
+    assert w.read(str(path)) == []
+    board = next(iter(w.files[str(path)].boards.values()))
+    assert board.table and board.announced[("RV", 3, 3, board_card("D5"))]["code"] == "RV001"
+
+
+def board_card(text: str) -> int:
+    from revoke_audit.cards import parse_card
+    return parse_card(text)
+
+
+def test_a_folder_moved_in_is_read_and_moved_out_is_forgotten(tmp_path):
+    club, elsewhere = tmp_path / "club", tmp_path / "elsewhere"
+    club.mkdir()
+    (elsewhere / "round2").mkdir(parents=True)
+    write(elsewhere / "round2" / "t1.pbn", REVOKE.text(1, 52))
+    w = watcher()
+    assert w.start([str(club)]) == [] and w.files == {}
+    os.rename(elsewhere / "round2", club / "round2")
+    assert said(w.read(str(club / "round2"))) == [(NEW, "RV001", 3)]
+    os.rename(club / "round2", elsewhere / "round2")
+    assert w.read(str(club / "round2")) == [] and w.files == {} and w.withdrawn == 0
+
+
+def test_since_start_takes_what_is_there_as_known(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    write(path, REVOKE.text(1, 52))
+    assert w.start([str(tmp_path)], announce=False) == [] and w.new == 0
+    write(path, REVOKE.text(1, 52) + "\n" + REVOKE.text(2, 52))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)] and w.new == 1
+
+
+def test_only_hand_records_in_a_folder_are_followed(tmp_path):
+    folder = str(tmp_path)
+    (tmp_path / "t1.pbn").write_text("")
+    (tmp_path / "notes.json").write_text("{}")
+    named = {str(tmp_path / "x" / "named.txt"): "x/named.txt"}
+    folders = {folder: "club"}
+    assert followed(str(tmp_path / "t1.pbn"), named, folders) == os.path.join("club", "t1.pbn")
+    assert followed(str(tmp_path / "x" / "named.txt"), named, folders) == "x/named.txt"
+    for name in (".t1.pbn.X1.tmp", "t1.pbn.tmp", "t1.pbn~", "notes.json", ".git/t1.pbn"):
+        assert followed(str(tmp_path / name), named, folders) is None, name
+    assert followed("/elsewhere/t1.pbn", named, folders) is None
+
+
+# --- the command, with a writer process ------------------------------------------------------
+
+def _lines(stream, queue: Queue) -> None:
+    for line in stream:
+        queue.put(line)
+    queue.put(None)
+
+
+STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_watch_left():
+    """A watch a failed test started is ended with it (else it would run on forever)."""
+    yield
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)
+
+
+def _watch(*args: str) -> tuple[subprocess.Popen, Queue, Queue]:
+    """``revoke-audit watch`` started, its stdout and stderr lines in queues; returns once it
+    says it is watching."""
+    proc = subprocess.Popen([sys.executable, "-m", "revoke_audit", "watch", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    STARTED.append(proc)
+    out, err = Queue(), Queue()
+    threading.Thread(target=_lines, args=(proc.stdout, out), daemon=True).start()
+    threading.Thread(target=_lines, args=(proc.stderr, err), daemon=True).start()
+    line = err.get(timeout=60)
+    assert line.startswith("watching"), line
+    return proc, out, err
+
+
+def _take(queue: Queue, n: int) -> list[dict]:
+    import json
+    got = []
+    while len(got) < n:
+        try:
+            line = queue.get(timeout=120)  # a guard against a hang, not a measure
+        except Empty:
+            raise AssertionError(f"only {len(got)} of {n} announcements: {got}")
+        assert line is not None, f"the watch ended after {len(got)} of {n}: {got}"
+        got.append(json.loads(line))
+    return got
+
+
+def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
+    """Three tables write a session card by card, each into its own file (appended) and all
+    into one shared file (rewritten whole through a temporary file): each revoke and defective
+    trick is announced once per file; a corrected record withdraws its revoke; nothing else is
+    said before the watch ends on its own (--idle)."""
+    tables = 3
+    proc, out, err = _watch(str(tmp_path), "--jsonl", "-", "--no-equity", "--idle", "2")
+    writer = subprocess.run([sys.executable, str(Path(__file__).parent / "session_writer.py"),
+                             str(tmp_path), "--tables", str(tables)], timeout=300)
+    assert writer.returncode == 0
+    files = [f"t{t}.pbn" for t in range(1, tables + 1)] + ["shared.pbn"] * tables
+    expected = sorted((os.path.join(str(tmp_path), f), t, board, code[:2])
+                      for f, t in zip(files, list(range(1, tables + 1)) * 2)
+                      for board, code in (("2", "RV"), ("3", "RV"), ("4", "DT")))
+    got = _take(out, len(expected))
+    assert [(a["kind"], a["source"], a["board"], a["code"], a["message"]) for a in got
+            if a["kind"] != NEW] == []
+    assert sorted((a["source"], int(a["room"]), a["board"], a["code"][:2]) for a in got) == \
+        expected
+    own = tmp_path / "t1.pbn"
+    save_whole(own, corrected(own.read_text()))
+    (withdrawn,) = _take(out, 1)
+    assert (withdrawn["kind"], withdrawn["source"], withdrawn["board"], withdrawn["trick"]) == \
+        (WITHDRAWN, str(own), "2", 3)
+    assert proc.wait(timeout=120) == 0
+    assert out.get(timeout=10) is None  # nothing more was said: nothing twice
+    summary = [line for line in iter(err.get, None)]
+    assert summary[-1].startswith(f"watch ended: {len(expected)} findings announced, 1 withdrawn")
+
+
+def test_ctrl_c_ends_the_watch_with_130_and_a_summary(tmp_path):
+    (tmp_path / "t1.pbn").write_text(REVOKE.text(1, 52))
+    proc, out, err = _watch(str(tmp_path / "t1.pbn"))
+    assert "RV00" in out.get(timeout=60)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+    rest = [line for line in iter(err.get, None)]
+    assert rest[-1].startswith("watch ended: 1 finding announced, 0 withdrawn, 1 standing")
+
+
+def test_a_missing_path_is_a_usage_error(tmp_path):
+    from click.testing import CliRunner
+
+    from revoke_audit.cli import main
+    r = CliRunner().invoke(main, ["watch", str(tmp_path / "nowhere")])
+    assert r.exit_code == 2 and "cannot watch" in r.output
+
+
+@pytest.mark.parametrize("tables", [2])
+def test_the_writer_writes_the_session(tmp_path, tables):
+    """The writer's own check: at its end every file holds the whole session."""
+    write_session(tmp_path, tables)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.pbn", "t1.pbn", "t2.pbn"]
+    assert (tmp_path / "shared.pbn").read_text().count("[Board") == len(GAMES) * tables
+
+
+def test_polling_sees_a_file_appear_and_be_corrected(tmp_path):
+    """``--poll``: the files are polled instead of waiting for the system's events."""
+    proc, out, err = _watch(str(tmp_path), "--poll", "0.1", "--jsonl", "-", "--no-equity")
+    save_whole(tmp_path / "t1.pbn", REVOKE.text(1, 52))
+    (new,) = _take(out, 1)
+    save_whole(tmp_path / "t1.pbn", corrected(REVOKE.text(1, 52)))
+    (gone,) = _take(out, 1)
+    assert [(a["kind"], a["code"]) for a in (new, gone)] == [(NEW, "RV001"), (WITHDRAWN, "RV001")]
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
