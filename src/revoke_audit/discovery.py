@@ -30,7 +30,7 @@ def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     """The ruling that applies to ``rp`` when its revokes were ``discovered`` as the run (or
     the director's log) says, with ``tricks_played``, ``tricks_by_cards``,
     ``tricks_automatic`` and ``basis`` set."""
-    span = cards_range(rp) if rp.play_status != COMPLETE else _complete(rp)
+    span = cards_range(rp)
     by_cards = span[0] if span is not None and span[0] == span[1] else None
     if not (rp.revokes or rp.defects):  # nothing to rule: one pass of the edition
         ruling = edition.rule(rp, TABLE)
@@ -48,11 +48,6 @@ def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     if impossible is not None and not any(f.code == "RC022" for f in rp.findings):
         ruling.findings.append(impossible)
     return _finish(ruling, table, rp.tricks_played, by_cards)
-
-
-def _complete(rp: Replay) -> tuple[int, int] | None:
-    played = rp.tricks_played
-    return None if played is None or not rp.coherent else (played, played)
 
 
 def _stated(rp: Replay) -> int | None:

@@ -26,12 +26,12 @@ EXACT_TRICKS = 3
 
 def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] | None:
     """(fewest, most) tricks declarer's side takes by the recorded cards: both the play's own
-    count when all 13 tricks are recorded; when it stops early, over every legal continuation
+    count when all 13 tricks are recorded (of a coherent record); when it stops early, over every legal continuation
     from the exact position (at most ``exact_cards`` cards left).  None when not known: no
     replay, hands not exact (a card not recorded, a defective trick), the replay stopped, or
     more tricks left."""
-    if rp.play_status == COMPLETE:
-        return (rp.declarer_won(),) * 2 if _exact(rp) else None
+    if rp.play_status == COMPLETE:  # what was played, defective tricks and all
+        return (rp.declarer_won(),) * 2 if rp.auditable and rp.coherent else None
     at = position(rp, exact_cards)
     if at is None:
         return None
