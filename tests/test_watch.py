@@ -22,6 +22,7 @@ from session_writer import corrected, save_whole, session_games, write_session  
 GAMES = session_games()
 REVOKE = GAMES[1]  # board 2: West revokes on trick 3, established when East leads trick 4
 CLEAN = GAMES[0]
+DEFECTIVE = GAMES[3]  # board 4: West plays no card to trick 2 (67B1)
 ESTABLISHED = 13  # cards: East leads SQ to trick 4 (its offending side plays to the next trick)
 
 
@@ -55,6 +56,30 @@ def test_a_revoke_is_announced_once_when_the_next_trick_establishes_it(tmp_path)
         out = w.read(str(path))
         heard += [(cards, *s) for s in said(out)]
     assert heard == [(ESTABLISHED, NEW, "RV001", 3)]  # during the round: 64A, once
+
+
+def test_a_card_not_yet_played_in_the_last_trick_is_not_a_finding(tmp_path):
+    """Board 4 saved whole on every card, the cards not yet played ``-``: while its last trick
+    still has a ``-``, the board is in play, so West's missing card to trick 2 is not announced
+    as "it can only be H5" (RC013) when he has played his twelfth card; with the whole trick
+    13 written it is the defective trick (67B1), announced once."""
+    path, w = tmp_path / "shared.pbn", watcher()
+    heard = []
+    for cards in range(1, 53):
+        write(path, DEFECTIVE.text(1, cards, placeholders=True))
+        heard += [(cards, *s) for s in said(w.read(str(path)))]
+    assert [(cards, kind, code[:2]) for cards, kind, code, _ in heard] == [(52, NEW, "DT")]
+
+
+def test_a_board_its_table_has_left_is_no_longer_in_play(tmp_path):
+    """The same table begins board 1 after board 4's record stopped with two ``-`` in its
+    last trick: board 4 is over, so what its record leaves (West's trick-2 card, deduced) is
+    said."""
+    path, w = tmp_path / "shared.pbn", watcher()
+    write(path, DEFECTIVE.text(1, 50, placeholders=True))
+    assert said(w.read(str(path))) == []
+    write(path, DEFECTIVE.text(1, 50, placeholders=True) + "\n" + CLEAN.text(1, 4))
+    assert ("new", "RC013", 2) in said(w.read(str(path)))
 
 
 def test_a_half_written_file_waits_and_is_not_an_error(tmp_path):

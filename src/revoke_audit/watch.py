@@ -71,6 +71,7 @@ class _Board:
     announced: dict[tuple, dict[str, object]] = field(default_factory=dict)  # identity -> row
     complete_since: float | None = None
     table: bool = False  # a revoke of it was announced during its round: found at the table
+    over: bool = False  # its table has begun another board
 
 
 @dataclass
@@ -150,13 +151,14 @@ class Watch:
     def _board(self, record: BoardRecord, neighbours, old: _Board | None, over: bool,
                mtime: float, unfinished: bool) -> tuple[_Board, list[Announcement]]:
         signature = _signature(record)
-        if old is not None and old.signature == signature:
+        if old is not None and old.signature == signature and old.over == over:
             return old, []
         board = old or _Board(signature)
-        board.signature = signature
+        board.signature, board.over = signature, over
         audit = self._audit(record, neighbours, board, over, mtime)
         now = self.clock()
-        in_play = board.complete_since is None
+        in_play = board.complete_since is None and not over  # a table that began its next
+        # board has finished this one, whatever its record shows
         found = {_identity(f): f for f in _settled(audit.findings, unfinished, in_play)}
         said = [Announcement(now, WITHDRAWN, row) for k, row in board.announced.items()
                 if k not in found]
@@ -179,8 +181,8 @@ class Watch:
                                          - board.complete_since > self.round_seconds)
             discovered = TABLE if board.table or round_on else AFTER_ROUND
             audit = audit_board(record, replace(self.options, discovered=discovered), neighbours)
-            done = (audit.replay.play_status in (COMPLETE, CLAIMED)
-                    or record.result_stated is not None)
+            done = (record.result_stated is not None or audit.replay.play_status == CLAIMED
+                    or (audit.replay.play_status == COMPLETE and not _last_trick_open(record)))
             first = board.complete_since is None
             board.complete_since = (board.complete_since or min(mtime, self.clock())) \
                 if done else None
@@ -204,6 +206,16 @@ class Watch:
             if board.signature == signature:
                 return self._orphans.pop(where)
         return None
+
+
+def _last_trick_open(record: BoardRecord) -> bool:
+    """The last trick of the play still holds a ``-``: a program that saves the whole file on
+    every card writes so the cards not yet played, so the board is still in play (a ``-`` the
+    finished record keeps is judged once the Result is stated or the trick is filled)."""
+    if not record.play:
+        return False
+    last = max(p.trick for p in record.play)
+    return any(p.card is None and p.trick == last for p in record.play)
 
 
 def _ends_mid_line(path: str, size: int) -> bool:
