@@ -1,5 +1,7 @@
 """A board's field in figures (``scoring.field``), every number worked out by hand."""
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from revoke_audit.scoring.field import (butler, cross_imps, datum, imps, matchpoints,
                                         mp_percentages, neuberg, ordinal, ranks, teams)
@@ -69,3 +71,10 @@ def test_ranks_share_equal_scores():
     assert ranks([55.0, 60.0, 55.0, 40.0]) == [2, 1, 2, 4]
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 102)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "102nd"]
+
+
+@given(st.lists(st.integers(-7600, 7600).map(lambda x: x // 10 * 10), min_size=1, max_size=40))
+def test_matchpoints_by_counting_every_pair(scores):
+    # the definition, one pair at a time: 2 per score beaten, 1 per other score tied
+    assert matchpoints(scores) == [sum(2 if s > t else 1 if s == t else 0 for t in scores) - 1
+                                   for s in scores]

@@ -298,3 +298,68 @@ def test_json_outputs_have_the_figures(cli, session, fmt):
     boards = (json.loads(out)["boards"] if fmt == "json"
               else [json.loads(line) for line in out.splitlines() if line.startswith("{")])
     assert [b["mp_pct_ns_adjusted"] for b in boards[:4]] == [83.33, 33.33, 83.33, 0.0]
+
+
+# --- what the fields cost: memory kept per board, and the boards report not held back -------
+
+def clean_run(numbers: range, event: str = "Big Pairs") -> "CleanRun":
+    """Clean boards without findings as the lane sends them (a ``CleanRun`` of CSV lines),
+    one result each of boards ``numbers``: no field to score."""
+    from revoke_audit.report import CsvText
+    from revoke_audit.rows import BOARD_COLUMNS, CleanRun
+
+    rows = []
+    for n in numbers:
+        row = dict.fromkeys(BOARD_COLUMNS)
+        row.update(source="big.pbn", line=n * 30, game=n, event=event, date="2026.11.20",
+                   board=str(n), room="", vul="None", declarer="S", contract="4H",
+                   play="complete", tricks_stated=10, score_ns=420, score_ns_adjusted=420,
+                   status="clean", scoring="duplicate", north=f"N{n % 7}", east=f"E{n % 5}",
+                   south=f"S{n % 3}", west=f"W{n % 2}")
+        rows.append(row)
+    run = CleanRun(len(rows), rows=rows)
+    CsvText().lines(run)
+    return run
+
+
+def test_a_board_kept_for_its_field_costs_a_few_numbers():
+    # every board with a duplicate score waits for the end of the run (its field is known only
+    # then): kept as a few numbers, not as its texts - under 100 bytes a board
+    import gc
+    import tracemalloc
+
+    from revoke_audit.rescore import Fields
+
+    runs = [clean_run(range(start, start + 1000)) for start in range(1, 20001, 1000)]
+    fields = Fields()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for run in runs:
+            fields.add(run)
+        del run
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert fields.score().notes == [] and not fields.score().figures
+    assert kept / 20000 < 100, f"{kept / 20000:.0f} bytes a board"
+
+
+def test_a_boards_report_file_is_written_as_the_boards_come(tmp_path):
+    # not held back until the fields are scored: its figure cells are filled in afterwards
+    # (a copy of its lines), and only when a field was scored
+    from revoke_audit.report import Reports
+    from revoke_audit.rescore import Deferred, Fields
+
+    fields = Fields()
+    with Reports([str(tmp_path / "boards.csv")]) as reports:
+        deferred = Deferred(reports, fields)
+        for r in fields.noted([clean_run(range(1, 301))]):
+            deferred.write(r)
+        (held,) = reports.boards
+        held.flush()
+        assert Path(held.target.tmp).read_text().count("\n") == 301
+        deferred.commit([])
+    assert (tmp_path / "boards.csv").read_text().count(",420,420,") == 300

@@ -145,6 +145,37 @@ class CsvReport:
         except OSError as exc:
             raise ReportError(self.name, exc) from exc
 
+    @property
+    def rewritable(self) -> bool:
+        """Is the report a file of its own on disk (not stdout, not a device), which
+        ``rewrite`` can read back?"""
+        return isinstance(self.target, FileTarget) and self.target.tmp is not None
+
+    def rewrite(self, edit: Callable[[IO[str]], Iterable[str]]) -> None:
+        """The report written so far, its lines after the header given to ``edit`` (an open
+        file, read line by line), made what ``edit`` gives: a streaming copy to a new temp
+        file, which then takes the old one's place (``rewritable`` reports only)."""
+        self.flush()
+        old = self.target
+        try:
+            old.fh.flush()
+            new = FileTarget(self.name)
+        except OSError as exc:
+            raise ReportError(self.name, exc) from exc
+        try:
+            with open(old.tmp, encoding="utf-8", newline="") as src:
+                new.fh.write(src.readline())
+                for text in edit(src):
+                    new.fh.write(text)
+        except BaseException as exc:
+            new.discard()
+            if isinstance(exc, OSError):
+                raise ReportError(self.name, exc) from exc
+            raise
+        old.discard()
+        self.target = new
+        self.writer = csv.writer(new.fh, lineterminator="\n")
+
     def _text(self, text: str) -> None:
         try:
             self.target.fh.write(text)

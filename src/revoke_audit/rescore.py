@@ -19,7 +19,9 @@ from __future__ import annotations
 import csv
 import pickle
 import tempfile
-from collections import defaultdict
+from array import array
+from bisect import bisect_left
+from collections import Counter, defaultdict
 from operator import itemgetter
 from contextlib import contextmanager
 from typing import IO, Iterable, Iterator, NamedTuple
@@ -63,6 +65,7 @@ class Entry(NamedTuple):
     contract: str  # as boards.csv writes it, and its declarer (N E S W): to find its row
     declarer: str  # in a ScoreTable
     table: tuple[str, tuple[str, ...]] | None  # its PBN ScoreTable: the tag, the lines
+    index: int = -1  # its place among the run's entries (``Fields``)
 
 
 class Result(NamedTuple):
@@ -75,30 +78,149 @@ class Result(NamedTuple):
     after: float
 
 
-class Scored(NamedTuple):
-    """The figures of every scored board (by ordinal: its ``FIELD_COLUMNS`` values), the notes
-    (findings.csv rows) of the boards that could not be scored, and every table's figures
-    (``Result``) for the standings."""
+#: A board's figures by method: the names ``scoring_method`` takes, by their number in
+#: ``Figures``; Butler's and teams' IMPs are whole numbers (``Results`` keeps them so).
+_METHOD_NAMES = ("mp", "mp-neuberg", "cross-imp", "butler", "teams")
+_METHOD_NUMBERS = {name: i for i, name in enumerate(_METHOD_NAMES)}
+_WHOLE = frozenset(("butler", "teams"))
+_NAN = float("nan")
 
-    figures: dict[int, tuple]  # by ordinal: the values of FIELD_COLUMNS
+
+class Figures:
+    """Every scored board's figures (the values of ``FIELD_COLUMNS``), kept as numbers in
+    arrays beside the run's entries (``Fields``): a few dozen bytes a board, made only when a
+    field is scored.  ``get(ordinal)``: a board's values by its place among the run's board
+    rows, or None; ``items()``: (ordinal, values) of every board with figures."""
+
+    def __init__(self, ordinals: array) -> None:
+        self._ordinals = ordinals  # of each entry, ascending
+        self._size = 0  # entries with room for figures (arrays made on the first ``put``)
+
+    def put(self, index: int, values: tuple) -> None:
+        """Entry ``index`` gets ``values`` (``_cells``)."""
+        if not self._size:
+            n = self._size = len(self._ordinals)
+            self._field = array("i", bytes(4 * n))  # 0: no figures
+            self._method = array("b", bytes(n))
+            self._numbers = [array("d", [_NAN]) * n for _ in range(4)]
+        field, *numbers, method = values
+        self._field[index] = field
+        self._method[index] = _METHOD_NUMBERS[method]
+        for column, x in zip(self._numbers, numbers):
+            column[index] = _NAN if x is None else x
+
+    def copy(self, index: int, first: int) -> None:
+        """Entry ``index`` gets entry ``first``'s figures, if it has any."""
+        if self._size and self._field[first]:
+            self.put(index, self.values(first))
+
+    def values(self, index: int) -> tuple | None:
+        """Entry ``index``'s values of ``FIELD_COLUMNS``, or None."""
+        if not self._size or not self._field[index]:
+            return None
+        numbers = (column[index] for column in self._numbers)
+        return (self._field[index], *(None if x != x else x for x in numbers),
+                _METHOD_NAMES[self._method[index]])
+
+    def get(self, ordinal: int) -> tuple | None:
+        """The values of the board at ``ordinal``, or None."""
+        if not self._size:
+            return None
+        at = bisect_left(self._ordinals, ordinal)
+        if at == len(self._ordinals) or self._ordinals[at] != ordinal:
+            return None
+        return self.values(at)
+
+    def within(self, start: int, stop: int) -> Iterator[tuple[int, tuple]]:
+        """(ordinal, values) of the boards with figures at ``start`` up to ``stop``."""
+        if not self._size:
+            return
+        ordinals = self._ordinals
+        for at in range(bisect_left(ordinals, start), bisect_left(ordinals, stop)):
+            if self._field[at]:
+                yield ordinals[at], self.values(at)
+
+    def items(self) -> Iterator[tuple[int, tuple]]:
+        return self.within(0, 1 << 62)
+
+    def __bool__(self) -> bool:
+        return any(self._field) if self._size else False
+
+
+class Scored(NamedTuple):
+    """The figures of every scored board (``Figures``, by ordinal), the notes (findings.csv
+    rows) of the boards that could not be scored, and every table's figures (``Result``) for
+    the standings."""
+
+    figures: Figures
     notes: list[dict[str, object]]
-    results: list[Result]
+    results: "Results"
+
+
+class Results:
+    """Every scored table's ``Result``, in the order the fields were scored, kept as numbers
+    (an entry, a method, two figures) and made ``Result``s only when read (the standings, the
+    text output's changes)."""
+
+    def __init__(self, fields: "Fields") -> None:
+        self._fields = fields
+        self._index = array("q")
+        self._method = array("b")
+        self._before = array("d")
+        self._after = array("d")
+
+    def add(self, entry: Entry, method: str, before: float, after: float) -> None:
+        self._index.append(entry.index)
+        self._method.append(_METHOD_NUMBERS[method])
+        self._before.append(before)
+        self._after.append(after)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def unnamed(self) -> Iterator[Result]:
+        """The results of the tables whose players are not all named, in order."""
+        numbers, shared = self._fields._entries, self._fields._shared_list
+        for at, i in enumerate(self._index):
+            if not all(shared[numbers[i * _STRIDE + 6]]):
+                yield self._result(at)
+
+    def _result(self, at: int) -> Result:
+        method, i = _METHOD_NAMES[self._method[at]], self._index[at]
+        b, a = self._before[at], self._after[at]
+        if method in _WHOLE:
+            b, a = int(b), int(a)
+        return Result(self._fields.key_of(i), self._fields.entry(i), method, b, a)
+
+    def __iter__(self) -> Iterator[Result]:
+        return map(self._result, range(len(self._index)))
 
 
 class Fields:
     """The run's fields, gathered from its rows (``noted``) and scored at the end (``score``).
 
     ``method``: one of ``METHODS`` for every field (``--scoring``), else chosen per field from
-    its records; ``trim``: the Butler datum leaves out that many top and bottom results."""
+    its records; ``trim``: the Butler datum leaves out that many top and bottom results.
+
+    Each board with a duplicate score is an entry of a few numbers (``_STRIDE`` of them in one
+    array: its place, its field's key, its scores, line and game, and the numbers of the texts
+    it shares with other boards: its source, room, match, Scoring tag, contract and declarer
+    as one, its players as another), about 70 bytes a board; its ``Entry`` is made only when
+    its field is scored."""
 
     def __init__(self, method: str | None = None, trim: int = 1) -> None:
         if method is not None and method not in METHODS:
             raise ValueError(f"unknown scoring method {method!r}; choose one of {METHODS}")
         self.method, self.trim = method, trim
-        self.boards: dict[tuple[str, str, str, str], list[Entry]] = defaultdict(list)
         self._next = 0  # the ordinal of the next board row
-        self._strings: dict[str, str] = {}  # one copy of each name, source, event ...
-        self._keys: dict[tuple, tuple] = {}  # one copy of each field's key
+        self._ordinals = array("q")  # each entry's ordinal
+        self._entries = array("q")  # each entry's other numbers, _STRIDE a board
+        self._boards: dict[str, int] = {}  # a board "number" that is not a number -> its own
+        self._board_list: list[str] = []
+        self._shared: dict[tuple, int] = {}  # a board's texts shared with others -> a number
+        self._shared_list: list[tuple] = []
+        self._tables: dict[int, tuple] = {}  # an entry's ScoreTable, by its index
+        self._made: dict[int, tuple] = {}  # ``_texts``
 
     def noted(self, rendered: Iterable[Rendered]) -> Iterator[Rendered]:
         """``rendered`` as it is, each board's values kept; after the last board, the notes
@@ -113,45 +235,142 @@ class Fields:
 
     def add(self, r: Rendered) -> None:
         """The board (or boards, a ``CleanRun``) of ``r``, at the next ordinals."""
-        tags = run_tags(r)
-        for i, values in enumerate(_board_values(r)):
-            self._add(self._next + i, values, tags.get(i))
+        tags = run_tags(r) if r.tags is not None else _NO_TAGS
+        add = self._add
+        if type(r) is CleanRun or type(r.row) is LeanRow:
+            text = r.csv[0] if r.csv is not None else ""
+            for i, cells in enumerate(map(_CELLS, csv.reader(text.splitlines()))):
+                add(self._next + i, cells, tags.get(i))
+        else:
+            cells = tuple(_text(safe_cell(v)) for v in _ROW(r.row))
+            add(self._next, cells, tags.get(0))
         self._next += r.boards
 
     def _add(self, ordinal: int, cells: tuple[str, ...], tags) -> None:
-        v = dict(zip(_WANTED, cells))
-        if v["status"] == "unreadable" or v["scoring"] != "duplicate" or not v["board"]:
+        (source, line, game, event, date, board, room, vul, declarer, contract, play,
+         tricks_stated, score, adjusted, status, scoring, north, east, south, west) = cells
+        if status == "unreadable" or scoring != "duplicate" or not board:
             return
-        before, after = _score(v, "score_ns"), _score(v, "score_ns_adjusted")
-        if before is None or after is None:
-            return
-        one = self._strings.setdefault
-        v.update((c, one(_text(v[c]), _text(v[c]))) for c in _SHARED)
-        section, scoring, match, table = tags if tags is not None else ("", "", "", None)
-        board = v["board"].strip()
-        key = (v["event"], one(section, section), v["date"], one(board, board))
-        key = self._keys.setdefault(key, key)
-        names = (v["north"], v["east"], v["south"], v["west"])
-        teams = tuple(match.split("|")[:2]) if match else _NO_TEAMS
-        self.boards[key].append(Entry(ordinal, v["source"], int(v["line"] or 0),
-                                      int(v["game"] or 0), v["room"], match or v["source"],
-                                      before, after, names, one(scoring, scoring), teams,
-                                      v["contract"], v["declarer"], table))
+        if score and adjusted:
+            before, after = int(score), int(adjusted)
+        else:
+            stated = _stated_score(play, tricks_stated, contract, declarer, vul)
+            before = int(score) if score else stated
+            after = int(adjusted) if adjusted else stated
+            if before is None or after is None:
+                return
+        section, scoring, match, table = tags if tags is not None else _NO_TAG
+        field = self._field((_text(event), section, _text(date)), board.strip())
+        shared = _Shared(_text(source), _text(room), match, scoring, _text(contract),
+                         _text(declarer))
+        texts = self._number(shared)
+        names = self._number((_text(north), _text(east), _text(south), _text(west)))
+        if table is not None:
+            self._tables[len(self._ordinals)] = table
+        self._ordinals.append(ordinal)
+        self._entries.extend((field, before, after, int(line or 0), int(game or 0), texts,
+                              names))
+
+    def _field(self, event: tuple[str, str, str], board: str) -> int:
+        """The number of a field's key: its event's number (``_number``) times 2**32, plus
+        its board number when it is one as written (``17``, not ``017``), else 2**31 plus the
+        board's place among such boards (``_boards``)."""
+        field = self._number(event) << 32
+        if board.isdigit() and board.isascii() and (board[0] != "0" or board == "0"):
+            number = int(board)
+            if number < _TEXT_BOARD:
+                return field | number
+        number = self._boards.get(board)
+        if number is None:
+            number = self._boards[board] = len(self._board_list)
+            self._board_list.append(board)
+        return field | (_TEXT_BOARD + number)
+
+    def _number(self, texts: tuple) -> int:
+        """The number of ``texts`` (one copy of each kept)."""
+        number = self._shared.get(texts)
+        if number is None:
+            number = self._shared[texts] = len(self._shared_list)
+            self._shared_list.append(texts)
+        return number
+
+    def __len__(self) -> int:
+        """The entries kept: boards with a duplicate score."""
+        return len(self._ordinals)
+
+    def key_of(self, index: int) -> tuple[str, str, str, str]:
+        """The field key of entry ``index``: event, section, date, board."""
+        return self.key(self._entries[index * _STRIDE])
+
+    def key(self, field: int) -> tuple[str, str, str, str]:
+        """A field's key (event, section, date, board) from its number (``_field``)."""
+        board = field & 0xFFFFFFFF
+        text = str(board) if board < _TEXT_BOARD else self._board_list[board - _TEXT_BOARD]
+        return (*self._shared_list[field >> 32], text)
+
+    def entry(self, index: int) -> Entry:
+        """Entry ``index`` as an ``Entry``."""
+        at = index * _STRIDE
+        _field, before, after, line, game, texts, names = self._entries[at:at + _STRIDE]
+        source, room, match, scoring, teams, contract, declarer = self._texts(texts)
+        return Entry._make((self._ordinals[index], source, line, game, room, match, before,
+                            after, self._shared_list[names], scoring, teams, contract,
+                            declarer, self._tables.get(index), index))
+
+    def _texts(self, number: int) -> tuple:
+        """An entry's shared texts as ``Entry`` takes them (its match, else its file; its
+        teams), made once for all the entries that share them."""
+        got = self._made.get(number)
+        if got is None:
+            source, room, match, scoring, contract, declarer = self._shared_list[number]
+            teams = tuple(match.split("|")[:2]) if match else _NO_TEAMS
+            got = self._made[number] = (source, room, match or source, scoring, teams,
+                                        contract, declarer)
+        return got
+
+    def once(self, indexes: Iterable[int]) -> tuple[list[int], dict[int, int], str]:
+        """The entries of a field (``indexes``) counted once, a record read twice (same
+        room, players and result) once: the indexes kept, the copies' indexes each to its
+        first's; and the method its records ask for (``_method``)."""
+        numbers, shared = self._entries, self._shared_list
+        first: dict[tuple, int] = {}
+        kept, copies = [], {}
+        for i in indexes:
+            at = i * _STRIDE
+            names = numbers[at + 6]
+            if not any(shared[names]):
+                kept.append(i)
+                continue
+            same = (shared[numbers[at + 5]][1].lower(), names, numbers[at + 1], numbers[at + 2])
+            if same in first:
+                copies[i] = first[same]
+                continue
+            first[same] = i
+            kept.append(i)
+        return kept, copies, _method([shared[numbers[i * _STRIDE + 5]] for i in kept])
 
     def score(self) -> Scored:
         """Every field scored (once: the result is kept)."""
         if getattr(self, "_scored", None) is None:
-            self._scored = _score_all(self.boards, self.method, self.trim)
+            self._scored = _score_all(self)
         return self._scored
 
 
-def _board_values(r: Rendered) -> Iterator[tuple[str, ...]]:
-    """The wanted cells (``_WANTED``) of each board of ``r``, as boards.csv writes them."""
-    if type(r) is CleanRun or type(r.row) is LeanRow:
-        text = r.csv[0] if r.csv is not None else ""
-        yield from map(_CELLS, csv.reader(text.splitlines()))
-        return
-    yield tuple(_text(safe_cell(v)) for v in _ROW(r.row))
+class _Shared(NamedTuple):
+    """The texts a board shares with others (``Fields._number``)."""
+
+    source: str
+    room: str
+    match: str
+    scoring: str
+    contract: str
+    declarer: str
+
+
+_STRIDE = 7  # numbers of an entry in ``Fields._entries``
+_TEXT_BOARD = 1 << 31  # a field's number: board numbers below, other boards above
+_NO_TAG = ("", "", "", None)
+_NO_TAGS: dict = {}
 
 
 def _text(value: object) -> str:
@@ -163,51 +382,75 @@ def _text(value: object) -> str:
     return text
 
 
-def _score(v: dict[str, str], column: str) -> int | None:
-    """The board's N-S score in ``column``; with no play recorded, its stated result's."""
-    if v[column]:
-        return int(v[column])
-    if v["play"] == "none" and v["tricks_stated"] and v["contract"]:
-        declarer = SEATS.index(v["declarer"]) if v["declarer"] in SEATS else None
-        return score_ns(v["contract"], declarer, v["vul"] or None, int(v["tricks_stated"]))
+def _stated_score(play: str, tricks_stated: str, contract: str, declarer: str,
+                  vul: str) -> int | None:
+    """The N-S score of the board's stated result, when no play is recorded."""
+    if play == "none" and tricks_stated and contract:
+        seat = SEATS.index(declarer) if declarer in SEATS else None
+        return score_ns(contract, seat, vul or None, int(tricks_stated))
     return None
 
 
 # --- scoring the fields -------------------------------------------------------------------
 
-def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) -> Scored:
-    figures: dict[int, tuple] = {}
-    notes: list[dict[str, object]] = []
-    results: list[Result] = []
-    for key, entries in boards.items():
-        for e in entries:
-            if e.table is not None:
-                figures.update(_score_on_table(key, e, method, trim, notes, results))
-    fields = {key: _counted_once([e for e in entries if e.table is None])
-              for key, entries in boards.items()}
-    scored_events = {key[:3] for key, (entries, _) in fields.items() if len(entries) > 1}
+def _score_all(fields: Fields) -> Scored:
+    """Every field of ``fields`` scored: a board's ScoreTable first, then the fields of the
+    events that have one (a board number with two results or more); fields in the order of
+    their first board, each field's entries in the order they came."""
+    method, trim = fields.method, fields.trim
+    figures, notes, results = Figures(fields._ordinals), [], Results(fields)
+    members = {fields.key(k): indexes for k, indexes in _members(fields).items()}
+    tables = fields._tables
+    for key, indexes in members.items():
+        for i in indexes:
+            if i in tables:
+                _score_on_table(key, fields.entry(i), method, trim, notes, results, figures)
+    groups = {key: fields.once(i for i in indexes if i not in tables)
+              for key, indexes in members.items()}
+    del members
+    scored_events = {key[:3] for key, (kept, _, _) in groups.items() if len(kept) > 1}
     largest: dict[tuple, int] = defaultdict(int)
-    methods = {key: method or _method(entries) for key, (entries, _) in fields.items()}
-    for key, (entries, _) in fields.items():
+    methods = {key: method or asked for key, (_, _, asked) in groups.items()}
+    for key, (kept, _, _) in groups.items():
         if methods[key] == "mp":
-            largest[key[:3]] = max(largest[key[:3]], len(entries))
-    for key, (entries, copies) in fields.items():
+            largest[key[:3]] = max(largest[key[:3]], len(kept))
+    for key, (kept, copies, _) in groups.items():
         if key[:3] not in scored_events:
             continue  # an event with no field: a hand record, not a session
-        got = _score_field(key, entries, methods[key], largest[key[:3]], trim, notes, results)
-        for ordinal, first in copies.items():
-            if first in got:
-                got[ordinal] = got[first]
-        figures.update(got)
+        _score_field(key, [fields.entry(i) for i in kept], methods[key], largest[key[:3]],
+                     trim, notes, results, figures)
+        for index, first in copies.items():
+            figures.copy(index, first)
     notes.extend(_note(r.entry, r.key, "SC003", f"board {r.key[3]} is scored, but its players "
                        "are not all named: this table's pairs cannot be followed across boards "
                        "and are left out of the standings")
-                 for r in results if not all(r.entry.names))
+                 for r in results.unnamed())
     return Scored(figures, notes, results)
 
 
+def _members(fields: Fields) -> dict[int, list[int]]:
+    """The entries (their indexes, in order) of each field that may be scored, by its number
+    (``Fields._field``), in the order of their first entry: every field with a ScoreTable, and
+    every field of an event in which a board has two results or more without one.  The fields
+    of other events (a hand record of one table each board, an archive of single boards) are
+    not gathered at all."""
+    numbers = fields._entries[::_STRIDE]
+    tables = fields._tables
+    ordered = sorted(n for i, n in enumerate(numbers) if i not in tables) if tables else \
+        sorted(numbers)
+    events = {a >> 32 for a, b in zip(ordered, ordered[1:]) if a == b}
+    del ordered
+    wanted_tables = {numbers[i] for i in tables}
+    members: dict[int, list[int]] = defaultdict(list)
+    if events or wanted_tables:
+        for i, k in enumerate(numbers):
+            if k >> 32 in events or k in wanted_tables:
+                members[k].append(i)
+    return members
+
+
 def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: list,
-                    results: list[Result]) -> dict[int, tuple]:
+                    results: Results, figures: Figures) -> None:
     """A record with a PBN ScoreTable, scored on it: its own row (found by its score,
     contract and declarer; rows alike are interchangeable) takes its score before and after
     the adjustments; the program's own figures are checked against ours (SC005)."""
@@ -216,15 +459,15 @@ def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: 
     if not field:
         notes.append(_note(e, key, "SC004", f"board {key[3]}: its ScoreTable cannot be read "
                            "(a row that is not its columns, or no Score_NS): not scored"))
-        return {}
+        return
     mine = own_row(table, e.before, e.contract, e.declarer)
     if mine is None:
         notes.append(_note(e, key, "SC004", f"board {key[3]}: the record's own row (N-S "
                            f"{e.before:+d}, {e.contract} by {e.declarer}) is not in its "
                            "ScoreTable: not scored"))
-        return {}
+        return
     if len(field) < 2:
-        return {}
+        return
     at = field.index(e.before)
     after = field[:at] + [e.after] + field[at + 1:]
     name = method or table_method(table, e.scoring)
@@ -236,32 +479,15 @@ def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: 
     n = len(field)
     if name == "mp":
         pair = (mp_percentages(field)[at], mp_percentages(after)[at])
-        results.append(Result(key, e, name, *pair))
-        return {e.ordinal: _cells(n, name, mp=pair)}
+        results.add(e, name, *pair)
+        figures.put(e.index, _cells(n, name, mp=pair))
+        return
     if name == "teams":
         name = "cross-imp"
     imps = cross_imps if name == "cross-imp" else lambda s: butler(s, trim)
     pair = (imps(field)[at], imps(after)[at])
-    results.append(Result(key, e, name, *pair))
-    return {e.ordinal: _cells(n, name, imps=pair)}
-
-
-def _counted_once(entries: list[Entry]) -> tuple[list[Entry], dict[int, int]]:
-    """The field's results, a record read twice (same room, players and result) once; and the
-    copies' ordinals, each to its first's."""
-    first: dict[tuple, int] = {}
-    kept, copies = [], {}
-    for e in entries:
-        if not any(e.names):
-            kept.append(e)
-            continue
-        same = (e.room.lower(), e.names, e.before, e.after)
-        if same in first:
-            copies[e.ordinal] = first[same]
-            continue
-        first[same] = e.ordinal
-        kept.append(e)
-    return kept, copies
+    results.add(e, name, *pair)
+    figures.put(e.index, _cells(n, name, imps=pair))
 
 
 def _method(entries: list[Entry]) -> str:
@@ -281,42 +507,42 @@ def _method(entries: list[Entry]) -> str:
 
 
 def _score_field(key: tuple, entries: list[Entry], method: str, largest: int, trim: int,
-                 notes: list[dict[str, object]], results: list[Result]
-                 ) -> dict[int, tuple]:
-    """The figures of one field by its entries' ordinals; notes for what cannot be scored;
-    each table's ``Result`` added to ``results``."""
+                 notes: list[dict[str, object]], results: Results, figures: Figures) -> None:
+    """The figures of one field put in ``figures``; notes for what cannot be scored; each
+    table's ``Result`` added to ``results``."""
     if _same_pair_twice(entries):
         notes.extend(_note(e, key, "SC002", "the same players sit at two tables of board "
                            f"{key[3]} with different results: the field cannot be told apart; "
                            "its figures stay empty") for e in entries)
-        return {}
+        return
     if method == "teams":
-        return _score_teams(key, entries, notes, results)
+        return _score_teams(key, entries, notes, results, figures)
     if len(entries) < 2:
         notes.extend(_note(e, key, "SC001", f"board {key[3]} has no other result in the run "
                            "to compare with: its figures stay empty") for e in entries)
-        return {}
+        return
     before = [e.before for e in entries]
     after = [e.after for e in entries]
     n = len(entries)
     if method == "mp":
         name = "mp-neuberg" if largest > n else "mp"
-        pairs = list(zip(mp_percentages(before, largest), mp_percentages(after, largest)))
-        results.extend(Result(key, e, name, *p) for e, p in zip(entries, pairs))
-        return {e.ordinal: _cells(n, name, mp=p) for e, p in zip(entries, pairs)}
+        for e, p in zip(entries, zip(mp_percentages(before, largest),
+                                     mp_percentages(after, largest))):
+            results.add(e, name, *p)
+            figures.put(e.index, _cells(n, name, mp=p))
+        return
     imps = cross_imps if method == "cross-imp" else lambda s: butler(s, trim)
-    pairs = list(zip(imps(before), imps(after)))
-    results.extend(Result(key, e, method, *p) for e, p in zip(entries, pairs))
-    return {e.ordinal: _cells(n, method, imps=p) for e, p in zip(entries, pairs)}
+    for e, p in zip(entries, zip(imps(before), imps(after))):
+        results.add(e, method, *p)
+        figures.put(e.index, _cells(n, method, imps=p))
 
 
-def _score_teams(key: tuple, entries: list[Entry], notes: list, results: list[Result]
-                 ) -> dict[int, dict]:
+def _score_teams(key: tuple, entries: list[Entry], notes: list, results: Results,
+                 figures: Figures) -> None:
     """Each match's two rooms on the IMP scale; a match without both rooms is a note."""
     matches: dict[str, list[Entry]] = defaultdict(list)
     for e in entries:
         matches[e.match].append(e)
-    out = {}
     for rooms in matches.values():
         named = sorted(rooms, key=lambda e: e.room.lower() != "open")
         if len(rooms) != 2 or sorted(e.room.lower() for e in rooms) != ["closed", "open"]:
@@ -326,11 +552,10 @@ def _score_teams(key: tuple, entries: list[Entry], notes: list, results: list[Re
             continue
         o, c = named
         before, after = teams(o.before, c.before), teams(o.after, c.after)
-        out[o.ordinal] = _cells(2, "teams", imps=(before[0], after[0]))
-        out[c.ordinal] = _cells(2, "teams", imps=(before[1], after[1]))
-        results.append(Result(key, o, "teams", before[0], after[0]))
-        results.append(Result(key, c, "teams", before[1], after[1]))
-    return out
+        figures.put(o.index, _cells(2, "teams", imps=(before[0], after[0])))
+        figures.put(c.index, _cells(2, "teams", imps=(before[1], after[1])))
+        results.add(o, "teams", before[0], after[0])
+        results.add(c, "teams", before[1], after[1])
 
 
 def _same_pair_twice(entries: list[Entry]) -> bool:
@@ -360,17 +585,22 @@ def _note(e: Entry, key: tuple, code: str, message: str) -> dict[str, object]:
 # --- the reports, figures filled in ---------------------------------------------------------
 
 class Deferred:
-    """The run's reports held on disk (a temporary file of pickled items) until the fields
-    are scored, then written with their figures (``replay``, ``commit``); reports without
-    boards are written as they come.  ``hold``: a document of stdout that shows boards (JSON)
-    waits too, and is written from ``replay``'s items."""
+    """The run's reports, the boards report waiting for its figures.  A boards report that is
+    a file (CSV) is written as the boards come, its figure cells empty, and filled in when the
+    run commits (``commit``: a streaming copy of its lines, only when a field was scored); any
+    other (stdout, a device, Parquet) is held on disk (a temporary file of pickled items) until
+    the fields are scored, then written with its figures (``replay``, ``commit``).  ``hold``: a
+    document of stdout that shows boards (JSON) waits too, and is written from ``replay``'s
+    items.  Reports without boards are written as they come."""
 
     def __init__(self, reports: Reports, fields: Fields, hold: str | None = None) -> None:
         self.reports, self.fields = reports, fields
         self._spool: IO[bytes] | None = None
-        if reports.boards or hold:
+        self._filled = [r for r in reports.boards if getattr(r, "rewritable", False)]
+        if hold or len(self._filled) < len(reports.boards):
             held = " and ".join([r.name for r in reports.boards[:1]] + ([hold] if hold else []))
             self.name = f"{held} (spooled in {tempfile.gettempdir()})"
+            self._filled = []
             with self._failing():
                 self._spool = tempfile.TemporaryFile()
 
@@ -411,27 +641,44 @@ class Deferred:
         self._spool = None
 
     def commit(self, documents: list[str]) -> None:
-        """Every item written to the reports (``replay``, if not done), the reports
-        committed."""
+        """Every item written to the reports (``replay``, if not done), the figures filled in,
+        the reports committed."""
         for _ in self.replay():
             pass
+        figures = self.fields.score().figures
+        if figures:
+            for report in self._filled:
+                report.rewrite(lambda lines: filled(lines, figures))
         self.reports.commit(documents)
 
 
-def with_figures(r: Rendered, ordinal: int, figures: dict[int, tuple]) -> None:
+def filled(lines: IO[str], figures: Figures) -> Iterator[str]:
+    """The lines of a boards report (after its header, one a board), each board's figures
+    filled in: the text to write, a few thousand lines at a time."""
+    ordinal = 0
+    while True:
+        chunk = lines.readlines(1 << 20)
+        if not chunk:
+            return
+        for at, cells in figures.within(ordinal, ordinal + len(chunk)):
+            chunk[at - ordinal] = _patched(chunk[at - ordinal], cells)
+        ordinal += len(chunk)
+        yield "".join(chunk)
+
+
+def with_figures(r: Rendered, ordinal: int, figures: Figures) -> None:
     """``r`` (its boards at ``ordinal`` onwards) with the figures of those that have them, in
     its row and its CSV lines."""
-    if not any(ordinal + i in figures for i in range(r.boards)):
+    got = list(figures.within(ordinal, ordinal + r.boards))
+    if not got:
         return
     if type(r.row) is not LeanRow:
-        r.row.update(zip(FIELD_COLUMNS, figures[ordinal]))
+        r.row.update(zip(FIELD_COLUMNS, got[0][1]))
     if r.csv is None:
         return
     lines = r.csv[0].splitlines(keepends=True)
-    for i, line in enumerate(lines):
-        cells = figures.get(ordinal + i)
-        if cells is not None:
-            lines[i] = _patched(line, cells)
+    for at, cells in got:
+        lines[at - ordinal] = _patched(lines[at - ordinal], cells)
     r.csv = ("".join(lines), r.csv[1])
 
 

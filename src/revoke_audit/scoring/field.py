@@ -16,7 +16,7 @@ Nothing here knows a record or a report: fields are gathered after the per-board
 (``rescore``), and these functions only count."""
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from math import floor
 from typing import Sequence
 
@@ -33,8 +33,10 @@ def imps(difference: float) -> int:
 
 
 def matchpoints(scores: Sequence[int]) -> list[int]:
-    """Each score's matchpoints against the others: 2 per score it beats, 1 per tie."""
-    return [sum(2 if s > t else 1 if s == t else 0 for t in scores) - 1 for s in scores]
+    """Each score's matchpoints against the others: 2 per score it beats, 1 per tie (the
+    scores below it, and those below or equal, itself once too many)."""
+    ordered = sorted(scores)
+    return [bisect_left(ordered, s) + bisect_right(ordered, s) - 1 for s in scores]
 
 
 def mp_percentages(scores: Sequence[int], largest: int | None = None) -> list[float] | None:
