@@ -140,6 +140,20 @@ class Figures:
             if self._field[at]:
                 yield ordinals[at], self.values(at)
 
+    def texts(self, start: int, stop: int) -> Iterator[tuple[int, str]]:
+        """(ordinal, the values as boards.csv cells) of the boards with figures at ``start``
+        up to ``stop``: ``within`` written out."""
+        if not self._size:
+            return
+        ordinals, field, methods = self._ordinals, self._field, self._method
+        mp, mp_after, imps, imps_after = self._numbers
+        for at in range(bisect_left(ordinals, start), bisect_left(ordinals, stop)):
+            n = field[at]
+            if n:
+                cells = [str(x) if x == x else "" for x in
+                         (mp[at], mp_after[at], imps[at], imps_after[at])]
+                yield ordinals[at], f"{n},{','.join(cells)},{_METHOD_NAMES[methods[at]]}"
+
     def items(self) -> Iterator[tuple[int, tuple]]:
         return self.within(0, 1 << 62)
 
@@ -169,8 +183,9 @@ class Results:
         self._before = array("d")
         self._after = array("d")
 
-    def add(self, entry: Entry, method: str, before: float, after: float) -> None:
-        self._index.append(entry.index)
+    def add(self, index: int, method: str, before: float, after: float) -> None:
+        """Entry ``index``'s figures by ``method``."""
+        self._index.append(index)
         self._method.append(_METHOD_NUMBERS[method])
         self._before.append(before)
         self._after.append(after)
@@ -239,14 +254,15 @@ class Fields:
         add = self._add
         if type(r) is CleanRun or type(r.row) is LeanRow:
             text = r.csv[0] if r.csv is not None else ""
+            quoted = "'" in text  # else no cell has the quote ``_text`` takes away
             for i, cells in enumerate(map(_CELLS, csv.reader(text.splitlines()))):
-                add(self._next + i, cells, tags.get(i))
+                add(self._next + i, cells, tags.get(i), quoted)
         else:
             cells = tuple(_text(safe_cell(v)) for v in _ROW(r.row))
             add(self._next, cells, tags.get(0))
         self._next += r.boards
 
-    def _add(self, ordinal: int, cells: tuple[str, ...], tags) -> None:
+    def _add(self, ordinal: int, cells: tuple[str, ...], tags, quoted: bool = True) -> None:
         (source, line, game, event, date, board, room, vul, declarer, contract, play,
          tricks_stated, score, adjusted, status, scoring, north, east, south, west) = cells
         if status == "unreadable" or scoring != "duplicate" or not board:
@@ -260,11 +276,20 @@ class Fields:
             if before is None or after is None:
                 return
         section, scoring, match, table = tags if tags is not None else _NO_TAG
-        field = self._field((_text(event), section, _text(date)), board.strip())
-        shared = _Shared(_text(source), _text(room), match, scoring, _text(contract),
-                         _text(declarer))
-        texts = self._number(shared)
-        names = self._number((_text(north), _text(east), _text(south), _text(west)))
+        if quoted:
+            (event, date, source, room, contract, declarer, north, east, south,
+             west) = map(_text, (event, date, source, room, contract, declarer, north, east,
+                                 south, west))
+        field = self._field((event, section, date), board.strip())
+        number = self._shared.get
+        shared = (source, room, match, scoring, contract, declarer)
+        texts = number(shared)
+        if texts is None:
+            texts = self._number(_Shared._make(shared))
+        players = (north, east, south, west)
+        names = number(players)
+        if names is None:
+            names = self._number(players)
         if table is not None:
             self._tables[len(self._ordinals)] = table
         self._ordinals.append(ordinal)
@@ -316,6 +341,17 @@ class Fields:
         return Entry._make((self._ordinals[index], source, line, game, room, match, before,
                             after, self._shared_list[names], scoring, teams, contract,
                             declarer, self._tables.get(index), index))
+
+    def scores(self, indexes: list[int]) -> tuple[list[int], list[int]]:
+        """The N-S scores before and after the adjustments of entries ``indexes``."""
+        numbers = self._entries
+        return ([numbers[i * _STRIDE + 1] for i in indexes],
+                [numbers[i * _STRIDE + 2] for i in indexes])
+
+    def players(self, indexes: list[int]) -> Iterator[tuple[str, str, str, str]]:
+        """The players (N, E, S, W) of entries ``indexes``."""
+        numbers, shared = self._entries, self._shared_list
+        return (shared[numbers[i * _STRIDE + 6]] for i in indexes)
 
     def _texts(self, number: int) -> tuple:
         """An entry's shared texts as ``Entry`` takes them (its match, else its file; its
@@ -417,8 +453,8 @@ def _score_all(fields: Fields) -> Scored:
     for key, (kept, copies, _) in groups.items():
         if key[:3] not in scored_events:
             continue  # an event with no field: a hand record, not a session
-        _score_field(key, [fields.entry(i) for i in kept], methods[key], largest[key[:3]],
-                     trim, notes, results, figures)
+        _score_field(key, fields, kept, methods[key], largest[key[:3]], trim, notes, results,
+                     figures)
         for index, first in copies.items():
             figures.copy(index, first)
     notes.extend(_note(r.entry, r.key, "SC003", f"board {r.key[3]} is scored, but its players "
@@ -479,14 +515,14 @@ def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: 
     n = len(field)
     if name == "mp":
         pair = (mp_percentages(field)[at], mp_percentages(after)[at])
-        results.add(e, name, *pair)
+        results.add(e.index, name, *pair)
         figures.put(e.index, _cells(n, name, mp=pair))
         return
     if name == "teams":
         name = "cross-imp"
     imps = cross_imps if name == "cross-imp" else lambda s: butler(s, trim)
     pair = (imps(field)[at], imps(after)[at])
-    results.add(e, name, *pair)
+    results.add(e.index, name, *pair)
     figures.put(e.index, _cells(n, name, imps=pair))
 
 
@@ -506,35 +542,36 @@ def _method(entries: list[Entry]) -> str:
     return "teams" if rooms else "mp"
 
 
-def _score_field(key: tuple, entries: list[Entry], method: str, largest: int, trim: int,
-                 notes: list[dict[str, object]], results: Results, figures: Figures) -> None:
-    """The figures of one field put in ``figures``; notes for what cannot be scored; each
-    table's ``Result`` added to ``results``."""
-    if _same_pair_twice(entries):
+def _score_field(key: tuple, fields: Fields, kept: list[int], method: str, largest: int,
+                 trim: int, notes: list[dict[str, object]], results: Results,
+                 figures: Figures) -> None:
+    """The figures of one field (its entries ``kept``, by index) put in ``figures``; notes for
+    what cannot be scored; each table's ``Result`` added to ``results``."""
+    if _same_pair_twice(fields.players(kept)):
         notes.extend(_note(e, key, "SC002", "the same players sit at two tables of board "
                            f"{key[3]} with different results: the field cannot be told apart; "
-                           "its figures stay empty") for e in entries)
+                           "its figures stay empty") for e in map(fields.entry, kept))
         return
     if method == "teams":
-        return _score_teams(key, entries, notes, results, figures)
-    if len(entries) < 2:
+        return _score_teams(key, list(map(fields.entry, kept)), notes, results, figures)
+    if len(kept) < 2:
         notes.extend(_note(e, key, "SC001", f"board {key[3]} has no other result in the run "
-                           "to compare with: its figures stay empty") for e in entries)
+                           "to compare with: its figures stay empty")
+                     for e in map(fields.entry, kept))
         return
-    before = [e.before for e in entries]
-    after = [e.after for e in entries]
-    n = len(entries)
+    before, after = fields.scores(kept)
+    n = len(kept)
     if method == "mp":
         name = "mp-neuberg" if largest > n else "mp"
-        for e, p in zip(entries, zip(mp_percentages(before, largest),
-                                     mp_percentages(after, largest))):
-            results.add(e, name, *p)
-            figures.put(e.index, _cells(n, name, mp=p))
+        for i, p in zip(kept, zip(mp_percentages(before, largest),
+                                  mp_percentages(after, largest))):
+            results.add(i, name, *p)
+            figures.put(i, _cells(n, name, mp=p))
         return
     imps = cross_imps if method == "cross-imp" else lambda s: butler(s, trim)
-    for e, p in zip(entries, zip(imps(before), imps(after))):
-        results.add(e, method, *p)
-        figures.put(e.index, _cells(n, method, imps=p))
+    for i, p in zip(kept, zip(imps(before), imps(after))):
+        results.add(i, method, *p)
+        figures.put(i, _cells(n, method, imps=p))
 
 
 def _score_teams(key: tuple, entries: list[Entry], notes: list, results: Results,
@@ -554,21 +591,24 @@ def _score_teams(key: tuple, entries: list[Entry], notes: list, results: Results
         before, after = teams(o.before, c.before), teams(o.after, c.after)
         figures.put(o.index, _cells(2, "teams", imps=(before[0], after[0])))
         figures.put(c.index, _cells(2, "teams", imps=(before[1], after[1])))
-        results.add(o, "teams", before[0], after[0])
-        results.add(c, "teams", before[1], after[1])
+        results.add(o.index, "teams", before[0], after[0])
+        results.add(c.index, "teams", before[1], after[1])
 
 
-def _same_pair_twice(entries: list[Entry]) -> bool:
+def _same_pair_twice(players: Iterable[tuple[str, str, str, str]]) -> bool:
     """Two tables of the field with the same players (all named): not one session's board."""
-    seen = [e.names for e in entries if all(e.names)]
+    seen = [names for names in players if all(names)]
     return len(seen) != len(set(seen))
 
 
 def _cells(n: int, method: str, mp: tuple[float, float] | None = None,
            imps: tuple[float, float] | None = None) -> tuple:
     """A board's figures, the values of ``FIELD_COLUMNS`` in order."""
-    return (n, *(_two(x) for x in (mp or (None, None))),
-            *(_two(x) for x in (imps or (None, None))), method)
+    if mp is not None:
+        return (n, _two(mp[0]), _two(mp[1]), None, None, method)
+    if imps is not None:
+        return (n, None, None, _two(imps[0]), _two(imps[1]), method)
+    return (n, None, None, None, None, method)
 
 
 def _two(x: float | None) -> float | None:
@@ -660,8 +700,8 @@ def filled(lines: IO[str], figures: Figures) -> Iterator[str]:
         chunk = lines.readlines(1 << 20)
         if not chunk:
             return
-        for at, cells in figures.within(ordinal, ordinal + len(chunk)):
-            chunk[at - ordinal] = _patched(chunk[at - ordinal], cells)
+        for at, text in figures.texts(ordinal, ordinal + len(chunk)):
+            chunk[at - ordinal] = _patched_text(chunk[at - ordinal], text)
         ordinal += len(chunk)
         yield "".join(chunk)
 
@@ -684,8 +724,15 @@ def with_figures(r: Rendered, ordinal: int, figures: Figures) -> None:
 
 def _patched(line: str, cells: tuple) -> str:
     """A boards.csv line ending in the empty field cells, with ``cells`` instead."""
-    empty = "," * len(FIELD_COLUMNS) + "\n"
-    if not line.endswith(empty):
+    return _patched_text(line, ",".join("" if v is None else str(v) for v in cells))
+
+
+_EMPTY = "," * len(FIELD_COLUMNS) + "\n"  # the end of a boards.csv line without figures
+
+
+def _patched_text(line: str, text: str) -> str:
+    """A boards.csv line ending in the empty field cells, with ``text`` (the cells as CSV)
+    instead."""
+    if not line.endswith(_EMPTY):
         raise ValueError("a boards.csv line without its empty field cells")
-    text = ",".join("" if v is None else str(v) for v in cells)
-    return line[:-len(empty)] + "," + text + "\n"
+    return line[:-len(_EMPTY)] + "," + text + "\n"
