@@ -302,11 +302,9 @@ def test_json_outputs_have_the_figures(cli, session, fmt):
 
 # --- what the fields cost: memory kept per board, and the boards report not held back -------
 
-def clean_run(numbers: range, event: str = "Big Pairs") -> "CleanRun":
-    """Clean boards without findings as the lane sends them (a ``CleanRun`` of CSV lines),
-    one result each of boards ``numbers``: no field to score."""
-    from revoke_audit.report import CsvText
-    from revoke_audit.rows import BOARD_COLUMNS, CleanRun
+def board_rows(numbers: range, event: str = "Big Pairs") -> list[dict[str, object]]:
+    """The boards.csv rows of clean boards, one result each of boards ``numbers``."""
+    from revoke_audit.rows import BOARD_COLUMNS
 
     rows = []
     for n in numbers:
@@ -317,7 +315,17 @@ def clean_run(numbers: range, event: str = "Big Pairs") -> "CleanRun":
                    status="clean", scoring="duplicate", north=f"N{n % 7}", east=f"E{n % 5}",
                    south=f"S{n % 3}", west=f"W{n % 2}")
         rows.append(row)
-    run = CleanRun(len(rows), rows=rows)
+    return rows
+
+
+def clean_run(numbers: range | list, event: str = "Big Pairs") -> "CleanRun":
+    """Clean boards without findings as the lane sends them (a ``CleanRun`` of CSV lines):
+    ``numbers``' rows (``board_rows``), or the rows given."""
+    from revoke_audit.report import CsvText
+    from revoke_audit.rows import CleanRun
+
+    rows = board_rows(numbers, event) if isinstance(numbers, range) else numbers
+    run = CleanRun(len(rows), rows=[dict(r) for r in rows])
     CsvText().lines(run)
     return run
 
@@ -363,3 +371,42 @@ def test_a_boards_report_file_is_written_as_the_boards_come(tmp_path):
         assert Path(held.target.tmp).read_text().count("\n") == 301
         deferred.commit([])
     assert (tmp_path / "boards.csv").read_text().count(",420,420,") == 300
+
+
+def test_the_lanes_lines_and_the_rows_give_the_same_fields():
+    # clean boards come to the fields as CSV lines (the lane's) or as rows (the library's):
+    # the same entries either way - names the CSV quotes (a comma, a quote), one like a formula,
+    # board numbers as written ("017" is not board 17, " 2" is board 2)
+    from revoke_audit.rows import Rendered
+    from revoke_audit.rescore import Fields
+
+    names = ['Hal, "N"', "Ann", "Bo", "Cy", "Di", "=1+2", "Ed", "Flo"]
+    rows = board_rows(range(8))
+    for i, (row, board, score) in enumerate(zip(
+            rows, ("17", "017", " 2", "2", "17", "017", "2", "2"),
+            (420, 450, -50, 100, 420, 400, 430, 420))):
+        row.update(board=board, score_ns=score, score_ns_adjusted=score, north=names[i],
+                   south=f"S{i}")
+    got = []
+    for items in ([clean_run(rows)], [clean_run(rows[:4]), clean_run(rows[4:])],
+                  [Rendered(dict(row), []) for row in rows]):
+        fields = Fields()
+        for item in items:
+            fields.add(item)
+        scored = fields.score()
+        got.append((list(scored.figures.items()),
+                    [(r.key, r.entry.names, r.before) for r in scored.results]))
+    assert got[0] == got[1] == got[2]
+    assert [r[0][3] for r in got[0][1]] == ["17", "17", "017", "017", "2", "2", "2", "2"]
+
+
+def test_names_with_commas_quotes_and_board_numbers_as_written(cli, tmp_path):
+    # a name the CSV quotes (a comma, a quote) and one like a formula are the same players on
+    # every board; "017" is not board 17, " 2" is board 2
+    session = "".join(SESSION).replace("Hal N", 'Hal, "N"').replace('[Board "5"]', '[Board "017"]')
+    session = session.replace('[Board "1"]', '[Board " 1"]', 1)
+    path = tmp_path / "quoted.pbn"
+    path.write_text(session)
+    got = figures(run(cli, tmp_path, path))
+    assert [g[2:] for g in got] == [e[2:] for e in EXPECTED]
+    assert got[1][1] == 'Hal, "N"'

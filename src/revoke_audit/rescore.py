@@ -21,7 +21,8 @@ import pickle
 import tempfile
 from array import array
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import defaultdict
+from itertools import chain, repeat
 from operator import itemgetter
 from contextlib import contextmanager
 from typing import IO, Iterable, Iterator, NamedTuple
@@ -45,6 +46,7 @@ _WANTED = ("source", "line", "game", "event", "date", "board", "room", "vul", "d
            "contract", "play", "tricks_stated", "score_ns", "score_ns_adjusted", "status",
            "scoring", "north", "east", "south", "west")
 _CELLS = itemgetter(*(BOARD_COLUMNS.index(c) for c in _WANTED))  # of a boards.csv line
+_LAST = max(BOARD_COLUMNS.index(c) for c in _WANTED) + 1  # the cells a line is split into
 _ROW = itemgetter(*_WANTED)  # of a row
 
 
@@ -96,13 +98,30 @@ class Figures:
         self._ordinals = ordinals  # of each entry, ascending
         self._size = 0  # entries with room for figures (arrays made on the first ``put``)
 
+    def _make(self) -> None:
+        n = self._size = len(self._ordinals)
+        self._field = array("i", bytes(4 * n))  # 0: no figures
+        self._method = array("b", bytes(n))
+        self._numbers = [array("d", [_NAN]) * n for _ in range(4)]
+
+    def put_field(self, indexes: list[int], n: int, method: str, before: list,
+                  after: list) -> None:
+        """A field's entries ``indexes`` get their figures by ``method`` (``_cells``: as
+        ``put`` puts each, rounded to two decimals): percentages for matchpoints, else IMPs."""
+        if not self._size:
+            self._make()
+        field, methods, number = self._field, self._method, _METHOD_NUMBERS[method]
+        columns = self._numbers[:2] if method.startswith("mp") else self._numbers[2:]
+        for i, b, a in zip(indexes, before, after):
+            field[i] = n
+            methods[i] = number
+            columns[0][i] = round(float(b), 2)
+            columns[1][i] = round(float(a), 2)
+
     def put(self, index: int, values: tuple) -> None:
         """Entry ``index`` gets ``values`` (``_cells``)."""
         if not self._size:
-            n = self._size = len(self._ordinals)
-            self._field = array("i", bytes(4 * n))  # 0: no figures
-            self._method = array("b", bytes(n))
-            self._numbers = [array("d", [_NAN]) * n for _ in range(4)]
+            self._make()
         field, *numbers, method = values
         self._field[index] = field
         self._method[index] = _METHOD_NUMBERS[method]
@@ -147,11 +166,19 @@ class Figures:
             return
         ordinals, field, methods = self._ordinals, self._field, self._method
         mp, mp_after, imps, imps_after = self._numbers
+        said: dict[float, str] = {}  # each figure's text, made once
         for at in range(bisect_left(ordinals, start), bisect_left(ordinals, stop)):
             n = field[at]
             if n:
-                cells = [str(x) if x == x else "" for x in
-                         (mp[at], mp_after[at], imps[at], imps_after[at])]
+                cells = []
+                for x in (mp[at], mp_after[at], imps[at], imps_after[at]):
+                    if x != x:  # NaN: no figure
+                        cells.append("")
+                        continue
+                    text = said.get(x)
+                    if text is None:
+                        text = said[x] = str(x)
+                    cells.append(text)
                 yield ordinals[at], f"{n},{','.join(cells)},{_METHOD_NAMES[methods[at]]}"
 
     def items(self) -> Iterator[tuple[int, tuple]]:
@@ -189,6 +216,13 @@ class Results:
         self._method.append(_METHOD_NUMBERS[method])
         self._before.append(before)
         self._after.append(after)
+
+    def extend(self, indexes: list[int], method: str, before: list, after: list) -> None:
+        """Entries ``indexes``' figures by ``method`` (``add``, a field at once)."""
+        self._index.extend(indexes)
+        self._method.extend(repeat(_METHOD_NUMBERS[method], len(indexes)))
+        self._before.extend(before)
+        self._after.extend(after)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -255,8 +289,11 @@ class Fields:
         if type(r) is CleanRun or type(r.row) is LeanRow:
             text = r.csv[0] if r.csv is not None else ""
             quoted = "'" in text  # else no cell has the quote ``_text`` takes away
-            for i, cells in enumerate(map(_CELLS, csv.reader(text.splitlines()))):
-                add(self._next + i, cells, tags.get(i), quoted)
+            lines = text.splitlines()
+            if quoted or tags or '"' in text or not self._add_plain(
+                    [line.split(",", _LAST) for line in lines]):
+                for i, cells in enumerate(map(_CELLS, csv.reader(lines))):
+                    add(self._next + i, cells, tags.get(i), quoted)
         else:
             cells = tuple(_text(safe_cell(v)) for v in _ROW(r.row))
             add(self._next, cells, tags.get(0))
@@ -296,15 +333,50 @@ class Fields:
         self._entries.extend((field, before, after, int(line or 0), int(game or 0), texts,
                               names))
 
-    def _field(self, event: tuple[str, str, str], board: str) -> int:
+    def _add_plain(self, rows: list[list[str]]) -> bool:
+        """Boards in the plainest case (each with its scores, no tag a field needs, no
+        quoted cell: the lane's clean boards) added column by column, at the next ordinals;
+        False, nothing added, for any other.  ``rows``: each board's boards.csv line split
+        at its commas (up to ``west``)."""
+        if not rows:
+            return True
+        (source, line, game, event, date, board, room, _vul, declarer, contract, _play,
+         _tricks, score, adjusted, status, scoring, north, east, south, west) = _CELLS(
+            list(zip(*rows)))
+        if (set(scoring) != {"duplicate"} or "unreadable" in status or "" in board
+                or "" in score or "" in adjusted or "" in line or "" in game):
+            return False
+        events = set(zip(event, date))
+        if len(events) != 1:
+            return False
+        ((event_text, date_text),) = events
+        base = self._number((event_text, "", date_text)) << 32
+        boards = [base | int(b) if _is_number(b) else self._field(None, b, base)
+                  for b in map(str.strip, board)]
+        number = self._shared.get
+        texts = list(map(number, zip(source, room, repeat(""), repeat(""), contract,
+                                     declarer)))
+        names = list(map(number, zip(north, east, south, west)))
+        for i, got in enumerate(texts):
+            if got is None:
+                texts[i] = self._number(_Shared(source[i], room[i], "", "", contract[i],
+                                                declarer[i]))
+        for i, got in enumerate(names):
+            if got is None:
+                names[i] = self._number((north[i], east[i], south[i], west[i]))
+        self._ordinals.extend(range(self._next, self._next + len(rows)))
+        self._entries.extend(chain.from_iterable(zip(
+            boards, map(int, score), map(int, adjusted), map(int, line), map(int, game), texts,
+            names)))
+        return True
+
+    def _field(self, event: tuple[str, str, str] | None, board: str, base: int = 0) -> int:
         """The number of a field's key: its event's number (``_number``) times 2**32, plus
         its board number when it is one as written (``17``, not ``017``), else 2**31 plus the
         board's place among such boards (``_boards``)."""
-        field = self._number(event) << 32
-        if board.isdigit() and board.isascii() and (board[0] != "0" or board == "0"):
-            number = int(board)
-            if number < _TEXT_BOARD:
-                return field | number
+        field = self._number(event) << 32 if event is not None else base
+        if _is_number(board):
+            return field | int(board)
         number = self._boards.get(board)
         if number is None:
             number = self._boards[board] = len(self._board_list)
@@ -369,6 +441,10 @@ class Fields:
         room, players and result) once: the indexes kept, the copies' indexes each to its
         first's; and the method its records ask for (``_method``)."""
         numbers, shared = self._entries, self._shared_list
+        indexes = list(indexes)
+        players = [numbers[i * _STRIDE + 6] for i in indexes]
+        if len(set(players)) == len(players):  # no two tables with the same players
+            return indexes, {}, _method([shared[numbers[i * _STRIDE + 5]] for i in indexes])
         first: dict[tuple, int] = {}
         kept, copies = [], {}
         for i in indexes:
@@ -384,6 +460,14 @@ class Fields:
             first[same] = i
             kept.append(i)
         return kept, copies, _method([shared[numbers[i * _STRIDE + 5]] for i in kept])
+
+    def same_players(self, indexes: list[int]) -> bool:
+        """Do two of entries ``indexes`` have the same players (all named)?"""
+        numbers, shared = self._entries, self._shared_list
+        players = [numbers[i * _STRIDE + 6] for i in indexes]
+        if len(set(players)) == len(players):
+            return False
+        return _same_pair_twice(shared[p] for p in players)
 
     def score(self) -> Scored:
         """Every field scored (once: the result is kept)."""
@@ -405,6 +489,12 @@ class _Shared(NamedTuple):
 
 _STRIDE = 7  # numbers of an entry in ``Fields._entries``
 _TEXT_BOARD = 1 << 31  # a field's number: board numbers below, other boards above
+
+
+def _is_number(board: str) -> bool:
+    """Is ``board`` a board number as written (``17``, not ``017`` nor ``0``), below
+    ``_TEXT_BOARD``?"""
+    return board.isdigit() and board.isascii() and board[0] != "0" and len(board) < 10
 _NO_TAG = ("", "", "", None)
 _NO_TAGS: dict = {}
 
@@ -547,7 +637,7 @@ def _score_field(key: tuple, fields: Fields, kept: list[int], method: str, large
                  figures: Figures) -> None:
     """The figures of one field (its entries ``kept``, by index) put in ``figures``; notes for
     what cannot be scored; each table's ``Result`` added to ``results``."""
-    if _same_pair_twice(fields.players(kept)):
+    if fields.same_players(kept):
         notes.extend(_note(e, key, "SC002", "the same players sit at two tables of board "
                            f"{key[3]} with different results: the field cannot be told apart; "
                            "its figures stay empty") for e in map(fields.entry, kept))
@@ -563,15 +653,14 @@ def _score_field(key: tuple, fields: Fields, kept: list[int], method: str, large
     n = len(kept)
     if method == "mp":
         name = "mp-neuberg" if largest > n else "mp"
-        for i, p in zip(kept, zip(mp_percentages(before, largest),
-                                  mp_percentages(after, largest))):
-            results.add(i, name, *p)
-            figures.put(i, _cells(n, name, mp=p))
+        before, after = mp_percentages(before, largest), mp_percentages(after, largest)
+        results.extend(kept, name, before, after)
+        figures.put_field(kept, n, name, before, after)
         return
     imps = cross_imps if method == "cross-imp" else lambda s: butler(s, trim)
-    for i, p in zip(kept, zip(imps(before), imps(after))):
-        results.add(i, method, *p)
-        figures.put(i, _cells(n, method, imps=p))
+    before, after = imps(before), imps(after)
+    results.extend(kept, method, before, after)
+    figures.put_field(kept, n, method, before, after)
 
 
 def _score_teams(key: tuple, entries: list[Entry], notes: list, results: Results,
