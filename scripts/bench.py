@@ -37,7 +37,8 @@ boards (default 200,000) with a wrong stated result on one board in forty (as ma
 record errors) and a revoke in one in fifty, the same, and the seconds headless Chromium takes
 to open the page and render it, against an empty page (aim: a few seconds).
 ``--fields`` (and ``--large``) times the PBN audit with every board number played 10 to 20
-times (fields to score after the run) against the file as generated (aim: under 1.2x).
+times (fields to score after the run) against the same run with rescoring switched off (aim:
+under 1.2x), and the file as generated (no field: only the gathering) against the same.
 """
 from __future__ import annotations
 
@@ -559,15 +560,40 @@ def write_fields(path: str, out: str, seed: int) -> str:
     return out
 
 
+#: The audit with rescoring switched off (the fields neither gathered nor scored): the
+#: reference the cost of rescoring is measured against.
+NO_RESCORING = """import sys
+from array import array
+from revoke_audit import rescore
+rescore.Fields.noted = lambda self, rendered: rendered
+rescore.Fields.score = lambda self: rescore.Scored(rescore.Figures(array("q")), [],
+                                                   rescore.Results(self))
+from revoke_audit.__main__ import main
+sys.argv[0] = "revoke-audit"
+sys.exit(main())
+"""
+
+
 def _bench_fields(path: str, tmp: str, boards: int, repeat: int, seed: int) -> None:
-    """The PBN audit of the file as generated (no board played twice: no field) against the
-    same boards in fields of 10 to 20 results (aim: under 1.2x), with their peak RSS."""
+    """Rescoring's cost: the PBN audit of the same boards in fields of 10 to 20 results
+    against the same run with rescoring switched off (``NO_RESCORING``; aim: under 1.2x), and
+    the file as generated (no board played twice: no field, only the gathering) against the
+    same; with their peak RSS."""
     fields = write_fields(path, os.path.join(tmp, "fields.pbn"), seed)
-    none, scored = best_of_each([audit_argv(path, tmp, 1), audit_argv(fields, tmp, 1)], repeat)
-    _line("PBN audit, no field", boards, none, None)
-    _line("PBN audit, fields of 10-20", boards, scored, None)
-    print(f"rescoring fields of 10-20 results against no field: "
-          f"{scored.seconds / none.seconds:.2f}x")
+    args = audit_argv(fields, tmp, 1)[len(audit_command()):]
+    off, plain_off = [[sys.executable, "-c", NO_RESCORING, *a]
+                      for a in (args, audit_argv(path, tmp, 1)[len(audit_command()):])]
+    base, scored, plain_base, plain = best_of_each(
+        [off, audit_argv(fields, tmp, 1), plain_off, audit_argv(path, tmp, 1)], repeat)
+    _line("PBN fields, no rescoring", boards, base, None)
+    _line("PBN fields of 10-20", boards, scored, None)
+    _line("PBN no field, no rescoring", boards, plain_base, None)
+    _line("PBN no field", boards, plain, None)
+    print(f"rescoring fields of 10-20 results against no rescoring: "
+          f"{scored.seconds / base.seconds:.2f}x, peak RSS {scored.rss_mb:.0f} MB against "
+          f"{base.rss_mb:.0f} MB; with no field (the gathering alone): "
+          f"{plain.seconds / plain_base.seconds:.2f}x, {plain.rss_mb:.0f} MB against "
+          f"{plain_base.rss_mb:.0f} MB")
 
 
 if __name__ == "__main__":
