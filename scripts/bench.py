@@ -560,11 +560,13 @@ def write_fields(path: str, out: str, seed: int) -> str:
     return out
 
 
-#: The audit with rescoring switched off (the fields neither gathered nor scored): the
-#: reference the cost of rescoring is measured against.
+#: The audit with rescoring switched off (no record's field tags read, the fields neither
+#: gathered nor scored): the reference the cost of rescoring is measured against.
 NO_RESCORING = """import sys
 from array import array
-from revoke_audit import rescore
+from revoke_audit import rescore, rows
+from revoke_audit.lane import pbn
+rows.field_tags = pbn.field_tags = lambda tags, score_table=(): None
 rescore.Fields.noted = lambda self, rendered: rendered
 rescore.Fields.score = lambda self: rescore.Scored(rescore.Figures(array("q")), [],
                                                    rescore.Results(self))

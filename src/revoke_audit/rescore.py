@@ -112,11 +112,12 @@ class Figures:
             self._make()
         field, methods, number = self._field, self._method, _METHOD_NUMBERS[method]
         columns = self._numbers[:2] if method.startswith("mp") else self._numbers[2:]
-        for i, b, a in zip(indexes, before, after):
+        first, second = columns
+        for i, b, a in zip(indexes, map(float, before), map(float, after)):
             field[i] = n
             methods[i] = number
-            columns[0][i] = round(float(b), 2)
-            columns[1][i] = round(float(a), 2)
+            first[i] = round(b, 2)
+            second[i] = round(a, 2)
 
     def put(self, index: int, values: tuple) -> None:
         """Entry ``index`` gets ``values`` (``_cells``)."""
@@ -230,8 +231,11 @@ class Results:
     def unnamed(self) -> Iterator[Result]:
         """The results of the tables whose players are not all named, in order."""
         numbers, shared = self._fields._entries, self._fields._shared_list
+        unnamed = {n for n, texts in enumerate(shared) if len(texts) == 4 and not all(texts)}
+        if not unnamed:
+            return
         for at, i in enumerate(self._index):
-            if not all(shared[numbers[i * _STRIDE + 6]]):
+            if numbers[i * _STRIDE + 6] in unnamed:
                 yield self._result(at)
 
     def _result(self, at: int) -> Result:
@@ -531,9 +535,8 @@ def _score_all(fields: Fields) -> Scored:
         for i in indexes:
             if i in tables:
                 _score_on_table(key, fields.entry(i), method, trim, notes, results, figures)
-    groups = {key: fields.once(i for i in indexes if i not in tables)
-              for key, indexes in members.items()}
-    del members
+    groups = {key: fields.once(i for i in members.pop(key) if i not in tables)
+              for key in list(members)}  # each field's list let go as it is counted
     scored_events = {key[:3] for key, (kept, _, _) in groups.items() if len(kept) > 1}
     largest: dict[tuple, int] = defaultdict(int)
     methods = {key: method or asked for key, (_, _, asked) in groups.items()}
@@ -562,17 +565,49 @@ def _members(fields: Fields) -> dict[int, list[int]]:
     not gathered at all."""
     numbers = fields._entries[::_STRIDE]
     tables = fields._tables
-    ordered = sorted(n for i, n in enumerate(numbers) if i not in tables) if tables else \
-        sorted(numbers)
-    events = {a >> 32 for a, b in zip(ordered, ordered[1:]) if a == b}
-    del ordered
+    events, every = _played_twice(numbers, tables)
     wanted_tables = {numbers[i] for i in tables}
     members: dict[int, list[int]] = defaultdict(list)
-    if events or wanted_tables:
+    if events and not wanted_tables and events == every:
+        for i, k in enumerate(numbers):  # every event has a field: every entry is a member
+            members[k].append(i)
+    elif events or wanted_tables:
         for i, k in enumerate(numbers):
             if k >> 32 in events or k in wanted_tables:
                 members[k].append(i)
     return members
+
+
+def _played_twice(numbers: array, tables: dict[int, tuple]) -> tuple[set[int], set[int]]:
+    """The events (their numbers) in which a board has two results or more (without a
+    ScoreTable), and every event: the board numbers seen kept as bits, one array of bits an
+    event (up to ``_BITS``), any other board in a set."""
+    events: set[int] = set()
+    seen: dict[int, bytearray] = {}
+    others: set[int] = set()
+    for i, k in enumerate(numbers):
+        event = k >> 32
+        if event in events or (tables and i in tables):
+            continue
+        board = k & 0xFFFFFFFF
+        if board >= _BITS:
+            if k in others:
+                events.add(event)
+            others.add(k)
+            continue
+        bits = seen.get(event)
+        if bits is None:
+            bits = seen[event] = bytearray()
+        at, bit = board >> 3, 1 << (board & 7)
+        if at >= len(bits):
+            bits.extend(bytes(at + 1 - len(bits) + (len(bits) >> 1)))
+        if bits[at] & bit:
+            events.add(event)
+        bits[at] |= bit
+    return events, set(seen).union(k >> 32 for k in others)
+
+
+_BITS = 1 << 24  # board numbers kept as bits (2 MB an event at most)
 
 
 def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: list,

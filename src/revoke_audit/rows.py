@@ -147,9 +147,14 @@ class FieldTags(NamedTuple):
     table: tuple[str, tuple[str, ...]] | None = None  # a PBN ScoreTable: its tag, its lines
 
 
+_FIELD_TAGS = frozenset(("HomeTeam", "VisitTeam", "Round", "Section", "Scoring", "ScoreTable"))
+
+
 def field_tags(tags: dict[str, str], score_table: tuple[str, ...] = ()) -> FieldTags | None:
     """A record's ``FieldTags`` (from its tags as read and its ScoreTable's lines), None when
     it has none of them."""
+    if tags.keys().isdisjoint(_FIELD_TAGS):  # most records: no tag to look at
+        return None
     get = tags.get
     teams = [get(t, "") for t in ("HomeTeam", "VisitTeam", "Round")]
     match = "|".join(teams) if any(teams) else ""
