@@ -410,3 +410,27 @@ def test_names_with_commas_quotes_and_board_numbers_as_written(cli, tmp_path):
     got = figures(run(cli, tmp_path, path))
     assert [g[2:] for g in got] == [e[2:] for e in EXPECTED]
     assert got[1][1] == 'Hal, "N"'
+
+
+def test_a_fill_that_fails_leaves_no_temp_file_and_names_the_report(tmp_path):
+    import errno
+
+    from revoke_audit.report import Reports
+    from revoke_audit.targets import ReportError
+
+    def full(lines):
+        yield next(lines)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    target = tmp_path / "boards.csv"
+    with pytest.raises(ReportError, match="cannot write .*boards.csv: No space left"):
+        with Reports([str(target)]) as reports:
+            (report,) = reports.boards
+            report.write_rows([{}], "a line\n")
+            report.rewrite(full)
+    assert list(tmp_path.iterdir()) == []
+    with Reports([str(target)]) as reports:
+        reports.boards[0].write_rows([{}], "a,,,,,,\n")
+        reports.boards[0].rewrite(lambda lines: (line.upper() for line in lines))
+        reports.commit()
+    assert target.read_text().endswith("\nA,,,,,,\n") and len(list(tmp_path.iterdir())) == 1

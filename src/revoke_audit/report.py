@@ -159,7 +159,8 @@ class CsvReport:
         old = self.target
         try:
             old.fh.flush()
-            new = FileTarget(self.name)
+            with deferred_signals():  # no temp file made and not yet noted for removal
+                new = FileTarget(self.name)
         except OSError as exc:
             raise ReportError(self.name, exc) from exc
         try:
@@ -172,8 +173,9 @@ class CsvReport:
             if isinstance(exc, OSError):
                 raise ReportError(self.name, exc) from exc
             raise
-        old.discard()
-        self.target = new
+        with deferred_signals():  # the new temp file noted before the old one goes
+            self.target = new
+            old.discard()
         self.writer = csv.writer(new.fh, lineterminator="\n")
 
     def _text(self, text: str) -> None:
