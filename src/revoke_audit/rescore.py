@@ -448,7 +448,8 @@ class Fields:
         indexes = list(indexes)
         players = [numbers[i * _STRIDE + 6] for i in indexes]
         if len(set(players)) == len(players):  # no two tables with the same players
-            return indexes, {}, _method([shared[numbers[i * _STRIDE + 5]] for i in indexes])
+            texts = dict.fromkeys(numbers[i * _STRIDE + 5] for i in indexes)  # once each
+            return indexes, {}, _method([shared[t] for t in texts])
         first: dict[tuple, int] = {}
         kept, copies = [], {}
         for i in indexes:

@@ -48,8 +48,10 @@ def mp_percentages(scores: Sequence[int], largest: int | None = None) -> list[fl
         return None
     mps = matchpoints(scores)
     if largest is not None and largest > n:
-        return [100 * neuberg(mp, n, largest) / (2 * (largest - 1)) for mp in mps]
-    return [100 * mp / (2 * (n - 1)) for mp in mps]
+        top = 2 * (largest - 1)  # neuberg(mp, n, largest), written out: one call a field
+        return [100 * ((mp + 1) * largest / n - 1) / top for mp in mps]
+    top = 2 * (n - 1)
+    return [100 * mp / top for mp in mps]
 
 
 def neuberg(mp: float, n: int, largest: int) -> float:
