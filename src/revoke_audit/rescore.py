@@ -3,12 +3,14 @@
 adjustments.
 
 The per-board work streams as it always has; this module only watches the rows go by
-(``Fields.noted``), keeping a few values of each board that has a duplicate score (memory grows
-with those boards, not with the file), and scores the fields once the last board is audited.
-A board's field: the boards of one event (``Event``, ``Section`` when present, ``Date``) with
-the same board number, across every input of the run.  The figures are the last columns of
-boards.csv (``rows.FIELD_COLUMNS``); a report of boards waits for them on disk
-(``Deferred``), and is written, figures filled in, when the run commits.
+(``Fields.noted``), keeping a few numbers of each board that has a duplicate score (about 70
+bytes: ``Fields``), and scores the fields once the last board is audited: only those of the
+events where a board was played twice, each table made an ``Entry`` only then.  A board's
+field: the boards of one event (``Event``, ``Section`` when present, ``Date``) with the same
+board number, across every input of the run.  The figures are the last columns of boards.csv
+(``rows.FIELD_COLUMNS``): a boards.csv file is written as the boards come and its figure cells
+filled in when the run commits (a streaming copy, only when a field was scored); any other
+report of boards waits for them on disk (``Deferred``).
 
 A club scorer's choices where the issue leaves them open: a board whose event has no field at
 all (a hand record of one table) is simply not scored, without a note; a board of a scored
