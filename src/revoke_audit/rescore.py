@@ -689,14 +689,17 @@ def _score_field(key: tuple, fields: Fields, kept: list[int], method: str, large
         return
     before, after = fields.scores(kept)
     n = len(kept)
+    same = before == after  # most fields: no score adjusted, the same figures after
     if method == "mp":
         name = "mp-neuberg" if largest > n else "mp"
-        before, after = mp_percentages(before, largest), mp_percentages(after, largest)
+        before = mp_percentages(before, largest)
+        after = before if same else mp_percentages(after, largest)
         results.extend(kept, name, before, after)
         figures.put_field(kept, n, name, before, after)
         return
     imps = cross_imps if method == "cross-imp" else lambda s: butler(s, trim)
-    before, after = imps(before), imps(after)
+    before = imps(before)
+    after = before if same else imps(after)
     results.extend(kept, method, before, after)
     figures.put_field(kept, n, method, before, after)
 
