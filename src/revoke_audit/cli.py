@@ -347,6 +347,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             collected = JsonSpools(f"the --format {fmt} document")
         documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
         fields = Fields(scoring)
+        if page is not None:
+            page.fields = fields  # scored by the time the page is written
         with Reports(boards, findings, documents,
                      [(standings_path, STANDING_COLUMNS)] if standings_path else []) as reports, \
                 closing(render_sources(
@@ -633,8 +635,9 @@ class SelectionError(click.ClickException):
               help="also write the board as a page for the director (HTML, printable)")
 def explain(file, board, room, game, round_, table, teams, laws, discovered, table_facts,
             html_path) -> None:
-    """Explain one board of FILE: the deal, the play trick by trick, the ruling."""
-    from .explain import describe, explain_text, find_board
+    """Explain one board of FILE: the deal, the play trick by trick, the ruling, and the
+    board's field before and after when FILE holds other tables of it."""
+    from .explain import describe, explain_text, field_of, find_board
 
     if html_path:
         _no_clash((("--html", "page", html_path),), [file], table_facts, None)
@@ -656,13 +659,15 @@ def explain(file, board, room, game, round_, table, teams, laws, discovered, tab
         listed = [describe(r) for r in matches[:20]] or ["no board"]
         more = [f"... and {len(matches) - 20} more"] if len(matches) > 20 else []
         raise SelectionError("\n  ".join([head] + listed + more))
-    audited = audit_board(matches[0], AuditOptions(laws, discovered, table_facts=log))
-    click.echo(explain_text(audited), nl=False)
+    options = AuditOptions(laws, discovered, table_facts=log)
+    audited = audit_board(matches[0], options)
+    field = field_of(file, audited, options) if file != "-" else None  # stdin is read
+    click.echo(explain_text(audited, field), nl=False)
     if html_path:
         from .html_page import board_page, write_page
 
         try:
-            write_page(html_path, board_page(audited))
+            write_page(html_path, board_page(audited, field))
         except ReportError as exc:
             raise IOFailure(str(exc)) from exc
 

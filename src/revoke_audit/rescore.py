@@ -37,7 +37,7 @@ METHODS = ("mp", "cross-imp", "butler", "teams")
 _NO_TEAMS = ("", "")
 # the cells kept as text, which repeat from board to board: one copy of each
 _SHARED = ("source", "event", "date", "room", "declarer", "contract", "north", "east", "south",
-           "west")
+           "west", "vul")
 _ROOMS = ("open", "closed")
 _WANTED = ("source", "line", "game", "event", "date", "board", "room", "vul", "declarer",
            "contract", "play", "tricks_stated", "score_ns", "score_ns_adjusted", "status",
@@ -63,6 +63,7 @@ class Entry(NamedTuple):
     contract: str  # as boards.csv writes it, and its declarer (N E S W): to find its row
     declarer: str  # in a ScoreTable
     table: tuple[str, tuple[str, ...]] | None  # its PBN ScoreTable: the tag, the lines
+    vul: str = ""  # as boards.csv writes it: with contract and score, the result shown
 
 
 class Result(NamedTuple):
@@ -83,6 +84,8 @@ class Scored(NamedTuple):
     figures: dict[int, tuple]  # by ordinal: the values of FIELD_COLUMNS
     notes: list[dict[str, object]]
     results: list[Result]
+    largest: dict[tuple[str, str, str], int] = {}  # each event's largest matchpoint field
+    trim: int = 1  # the Butler datum's
 
 
 class Fields:
@@ -136,7 +139,7 @@ class Fields:
         self.boards[key].append(Entry(ordinal, v["source"], int(v["line"] or 0),
                                       int(v["game"] or 0), v["room"], match or v["source"],
                                       before, after, names, one(scoring, scoring), teams,
-                                      v["contract"], v["declarer"], table))
+                                      v["contract"], v["declarer"], table, v["vul"]))
 
     def score(self) -> Scored:
         """Every field scored (once: the result is kept)."""
@@ -203,7 +206,7 @@ def _score_all(boards: dict[tuple, list[Entry]], method: str | None, trim: int) 
                        "are not all named: this table's pairs cannot be followed across boards "
                        "and are left out of the standings")
                  for r in results if not all(r.entry.names))
-    return Scored(figures, notes, results)
+    return Scored(figures, notes, results, dict(largest), trim)
 
 
 def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: list,
@@ -234,16 +237,29 @@ def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: 
                            f"{got.column} for N-S {got.score:+d} is {got.theirs}, ours "
                            f"{got.ours} ({got.reason})"))
     n = len(field)
-    if name == "mp":
-        pair = (mp_percentages(field)[at], mp_percentages(after)[at])
-        results.append(Result(key, e, name, *pair))
-        return {e.ordinal: _cells(n, name, mp=pair)}
     if name == "teams":
         name = "cross-imp"
-    imps = cross_imps if name == "cross-imp" else lambda s: butler(s, trim)
-    pair = (imps(field)[at], imps(after)[at])
+    pair = (field_figures(name, field, trim)[at], field_figures(name, after, trim)[at])
     results.append(Result(key, e, name, *pair))
+    if name == "mp":
+        return {e.ordinal: _cells(n, name, mp=pair)}
     return {e.ordinal: _cells(n, name, imps=pair)}
+
+
+def field_figures(method: str, scores: list[int], trim: int = 1,
+                  largest: int | None = None) -> list[float]:
+    """Each score's figure for N-S in a field of ``scores`` by ``method`` (``mp`` with
+    ``largest``: Neuberg's; ``cross-imp``, ``butler`` with ``trim``)."""
+    if method.startswith("mp"):
+        return mp_percentages(scores, largest)
+    if method == "butler":
+        return butler(scores, trim)
+    return cross_imps(scores)
+
+
+def place(source: object, line: object, game: object) -> tuple[str, int, int]:
+    """A board's place (source, line, game) as its ``Entry`` keeps it, from its row's values."""
+    return _text(safe_cell(source)), int(line or 0), int(game or 0)
 
 
 def _counted_once(entries: list[Entry]) -> tuple[list[Entry], dict[int, int]]:
