@@ -15,7 +15,8 @@ from revoke_audit.cli import main
 from revoke_audit.explain import field_lines, field_of, find_board
 from revoke_audit.options import AuditOptions
 from test_html import HOSTILE_NAME, Node, page_of
-from test_rescore import DEAL_1, RANK_CHANGES as RANKS, SCORE_TABLE, SESSION, TABLE_1, result
+from test_rescore import (DEAL_1, DEAL_2, RANK_CHANGES as RANKS, SCORE_TABLE, SESSION, TABLE_1,
+                          result)
 
 # Board 2 of the session, highest N-S score first (the audited table before the table that
 # tied it, as the records come): (N-S, E-W, contract, declarer, result before, after,
@@ -97,7 +98,8 @@ def test_butler_says_its_datum_before_and_after(session):
     assert [cells(tr)[-1] for tr in body(field)] == [
         "+1.00 → +0.00", "+0.00 → +0.00", "+0.00 → -1.00", "-1.00 → -2.00"]
     how = " ".join(page_of(out).root.all("p", "how")[0].text().split())
-    assert "Butler" in how and "datum N-S +430 before, +450 after" in how
+    assert ("Butler: IMPs (WBF scale) against the datum, the mean of the field without its top "
+            "and bottom result, rounded to 10: datum N-S +430 before, +450 after") in how
 
 
 def heads(table: Node) -> list[str]:
@@ -235,3 +237,24 @@ def test_a_hostile_pair_name_in_the_field_prints_as_text(tmp_path):
     assert cells(body(field)[0])[0] == f"{HOSTILE_NAME} & Ned S"
     ranks = [li.text() for li in tree.root.all("ul", "ranks")[0].all("li")]
     assert f"{HOSTILE_NAME} & Ned S (NS): 2nd -> 3rd (52.78 -> 44.44)" in ranks
+
+
+# A team match (tests/test_rescore.py): the open room's 430 -> 460 against the closed room's
+# 400: +30, 1 IMP, then +60, 2 IMPs; each match's open room first.
+def test_a_team_match_is_shown_room_by_room_in_imps(tmp_path):
+    path = tmp_path / "match.pbn"
+    path.write_text(TABLE_1.replace('[Scoring "MP"]', '[Room "Open"]') + "\n"
+                    + result("2", DEAL_2, "3NT", "S", 9, "Pat N,Quin E,Ray S,Sal W",
+                             room="Closed"))
+    (record,) = find_board([path], "2", room="open")
+    options = AuditOptions(discovered="table")
+    t = field_of(path, audit_board(record, options), options)
+    assert t.method == "teams" and t.imps
+    lines = field_lines(t)
+    assert lines[1:] == [
+        "  teams: the IMPs (WBF scale) of each match's open room N-S score against its",
+        "    closed room's",
+        "> N-S Ed North & Gus South, E-W Flo East & =1+2: 3NT+1 by S -> 3NT+2,",
+        "    N-S +430 -> +460; +1.00 -> +2.00 IMPs",
+        "  N-S Pat N & Ray S, E-W Quin E & Sal W: 3NT= by S, N-S +400;",
+        "    -1.00 -> -2.00 IMPs"]

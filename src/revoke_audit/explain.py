@@ -338,7 +338,7 @@ def field_lines(t: Traveller) -> list[str]:
     event = " ".join(p for p in t.key[:3] if p) or "no event"
     lines = [f"The field: board {t.key[3]} of {event}, {t.results} results (> the table above)"]
     lines += _wrap(t.how())
-    unit = "" if t.imps else "%"
+    unit, after = ("", " IMPs") if t.imps else ("%", "%")
     for r in t.rows:
         who = (f"N-S {r.ns or '?'}, E-W {r.ew or '?'}" + (f" (x{r.times})" if r.times > 1 else "")
                if r.ns or r.ew else "another table" if r.times == 1
@@ -348,7 +348,7 @@ def field_lines(t: Traveller) -> list[str]:
             result += f" -> {r.result_adjusted or '?'}"
         score = f"N-S {r.score:+d}" + (f" -> {r.score_adjusted:+d}"
                                        if r.score != r.score_adjusted else "")
-        figure = f"{t.figure(r.figure)}{unit} -> {t.figure(r.figure_adjusted)}{unit}"
+        figure = f"{t.figure(r.figure)}{unit} -> {t.figure(r.figure_adjusted)}{after}"
         # a score or figure before -> after is never cut across lines (no-break spaces)
         text = (f"{who}: {result}, "
                 f"{_unbroken(score)}; {_unbroken(figure)}")

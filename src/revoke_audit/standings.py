@@ -190,9 +190,10 @@ class Traveller(NamedTuple):
                      "its closed room's",
         }
         if self.method == "butler":
-            top = "top and bottom result" + ("s" if self.trim != 1 else "")
+            top = ("top and bottom result" if self.trim == 1
+                   else f"{self.trim} top and {self.trim} bottom results")
             text = (f"Butler: IMPs (WBF scale) against the datum, the mean of the field "
-                    f"without its {self.trim} {top}, rounded to 10")
+                    f"without its {top}, rounded to 10")
             if self.datum is not None:
                 text += f": datum N-S {self.datum[0]:+d} before, {self.datum[1]:+d} after"
         else:
