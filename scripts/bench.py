@@ -267,7 +267,8 @@ def main() -> None:
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
     ap.add_argument("--html", action="store_true",
                     help="also time the director's page (--html), with --folder too, and its "
-                         "opening in headless Chromium")
+                         "opening in headless Chromium; with --fields, also the page of the "
+                         "same boards in fields of 10-20 (each section with its field)")
     ap.add_argument("--html-boards", type=int, default=200_000,
                     help="boards of the --html file (default 200000)")
     ap.add_argument("--fields", action="store_true",
@@ -315,6 +316,11 @@ def main() -> None:
             page_file = write_with_errors(os.path.join(tmp, "errors.pbn"), args.html_boards,
                                           args.seed)
             _bench_html(page_file, tmp, args.repeat, f"{args.html_boards} boards")
+            if args.fields:  # every board rescored: each section shows its field
+                fielded = write_fields(page_file, os.path.join(tmp, "errors-fields.pbn"),
+                                       args.seed)
+                _bench_html(fielded, tmp, args.repeat,
+                            f"{args.html_boards} boards in fields of 10-20")
         if args.log and "pbn" in args.formats:
             _bench_log(paths["pbn"], tmp, boards, args.repeat)
         if (args.fields or args.large) and "pbn" in args.formats:
