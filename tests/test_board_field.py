@@ -30,6 +30,7 @@ BOARD_2 = [
     ("Pat N & Ray S", "Quin E & Sal W", "3NT", "S", "3NT=", "3NT=", 400, 400, 0.0, 0.0, False),
 ]
 MP_LINE = "matchpoints: 2 per score beaten, 1 per tie, over a top of 2 x (4 - 1) = 6"
+SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "session"
 TABLE = ("N-S", "E-W", "contract", "result", "N-S score", "N-S %")
 
 
@@ -173,7 +174,7 @@ def test_a_run_that_changes_no_rank_says_so(tmp_path, session):
 
 def test_a_page_without_fields_has_no_field_table(tmp_path):
     out = tmp_path / "page.html"
-    audit_paths([Path(__file__).resolve().parents[1] / "fixtures" / "session"], html=out)
+    audit_paths([Path(__file__).resolve().parents[1] / "fixtures" / "mixed"], html=out)
     tree = page_of(out)
     assert not tree.root.all("table", "field") and not tree.root.all("ul", "ranks")
     assert "rank changes" not in tree.root.text()  # nothing said of rescoring when none is done
@@ -254,7 +255,47 @@ def test_a_team_match_is_shown_room_by_room_in_imps(tmp_path):
     assert lines[1:] == [
         "  teams: the IMPs (WBF scale) of each match's open room N-S score against its",
         "    closed room's",
-        "> N-S Ed North & Gus South, E-W Flo East & =1+2: 3NT+1 by S -> 3NT+2,",
+        "> open room: N-S Ed North & Gus South, E-W Flo East & =1+2: 3NT+1 by S -> 3NT+2,",
         "    N-S +430 -> +460; +1.00 -> +2.00 IMPs",
-        "  N-S Pat N & Ray S, E-W Quin E & Sal W: 3NT= by S, N-S +400;",
+        "  closed room: N-S Pat N & Ray S, E-W Quin E & Sal W: 3NT= by S, N-S +400;",
         "    -1.00 -> -2.00 IMPs"]
+
+
+def test_the_sample_session_page_shows_its_fields_and_rank_changes(tmp_path):
+    """fixtures/session as README's first command runs it (tests/test_session.py works its
+    figures out by hand): board 2's transfer at table 1 and board 3's finding without one."""
+    out = tmp_path / "page.html"
+    res = CliRunner().invoke(main, ["audit", str(SAMPLE), "--table-facts",
+                                    str(SAMPLE / "director-log.csv"), "--html", str(out)])
+    tree = page_of(out)
+    sections = tree.root.all("section", "board")
+    assert [s.all("h2")[0].text().split(" ·")[0] for s in sections] == [
+        "Board 2, table 1", "Board 3, table 1"]
+    figures = []
+    for section in sections:
+        (field,) = section.all("table", "field")
+        assert heads(field) == ["table", *TABLE]
+        figures.append([(cells(tr)[0], cells(tr)[5], cells(tr)[6], "own" in tr.classes())
+                        for tr in body(field)])
+    # highest N-S score first, this table first of those alike
+    assert figures == [
+        [("3", "+170", "100.00 → 75.00", False), ("2", "+140", "50.00 → 0.00", False),
+         ("1", "-100 → +170", "0.00 → 75.00", True)],
+        [("1", "+110", "75.00 → 75.00", True), ("2", "+110", "75.00 → 75.00", False),
+         ("3", "-100", "0.00 → 0.00", False)]]
+    ranks = [" ".join(li.text().split()) for li in tree.root.all("ul", "ranks")[0].all("li")]
+    lines = res.output.splitlines()
+    assert ranks == lines[lines.index(ranks[0]):][:len(ranks)] and len(ranks) == 2
+
+
+def test_the_readmes_explain_example_is_what_explain_prints():
+    readme = (SAMPLE.parents[1] / "README.md").read_text()
+    start = readme.index("The field: board 2 of Thursday Pairs 2026.11.19")
+    shown = readme[start:readme.index("```", start)]
+    res = CliRunner().invoke(main, ["explain", str(SAMPLE / "thursday-pairs.pbn"), "--board",
+                                    "2", "--table", "1", "--table-facts",
+                                    str(SAMPLE / "director-log.csv")])
+    assert res.exit_code == 0, res.output
+    assert res.output.endswith("\n\n" + shown)
+    for line in readme[readme.rindex("```text", 0, start):start].splitlines()[2:4]:
+        assert line in res.output.splitlines()  # the trick lines of the revoke

@@ -207,12 +207,12 @@ def test_the_standings_before_and_after(cli, tmp_path, session):
 
 # every pair whose rank changes, as the text output (and the director's page) says it
 RANK_CHANGES = [
-    "Ed North & Gus South (NS): 3rd -> 1st (50.0 -> 66.67)",
+    "Ed North & Gus South (NS): 3rd -> 1st (50.00 -> 66.67)",
     "Hal N & Jo S (NS): 1st -> 2nd (72.22 -> 63.89)",
     "Lu N & Ned S (NS): 2nd -> 3rd (52.78 -> 44.44)",
     "Mo E & Oz W (EW): 3rd -> 2nd (47.22 -> 55.56)",
     "Ida E & Kim W (EW): 4th -> 3rd (27.78 -> 36.11)",
-    "Flo East & =1+2 (EW): 2nd -> 4th (50.0 -> 33.33)",
+    "Flo East & =1+2 (EW): 2nd -> 4th (50.00 -> 33.33)",
 ]
 
 

@@ -93,11 +93,18 @@ def explain_text(audit: BoardAudit, field: Traveller | None = None) -> str:
 
 # --- header and deal -----------------------------------------------------------------------
 
+def _place(room: str) -> str:
+    """``table 5`` for a Table tag's number, ``open room`` for a room, "" for neither."""
+    if not room:
+        return ""
+    return f"table {room}" if room.isdigit() else f"{room} room"
+
+
 def _header(a: BoardAudit) -> list[str]:
     """Where the board comes from, what it is, and the code applied."""
     rec, row = a.record, board_row(a)
     title = ", ".join(x for x in (rec.event, f"board {rec.board or '?'}",
-                                  f"{rec.room} room" if rec.room else "") if x)
+                                  _place(rec.room)) if x)
     contract = rec.contract or "unknown"
     if contract == "Pass":
         contract = "passed out"
@@ -350,7 +357,7 @@ def field_lines(t: Traveller) -> list[str]:
                                        if r.score != r.score_adjusted else "")
         figure = f"{t.figure(r.figure)}{unit} -> {t.figure(r.figure_adjusted)}{after}"
         # a score or figure before -> after is never cut across lines (no-break spaces)
-        text = (f"{who}: {result}, "
+        text = (f"{_place(r.room) + ': ' if r.room else ''}{who}: {result}, "
                 f"{_unbroken(score)}; {_unbroken(figure)}")
         wrapped = [line.replace(NBSP, " ") for line in _wrap(text)]
         if r.own:

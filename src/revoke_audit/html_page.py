@@ -152,14 +152,16 @@ def _field(t: Traveller) -> dict:
         """(before, after), after None when it is the same."""
         return before, (None if before == after else after)
 
-    rows = [{"ns": r.ns or "—", "ew": r.ew or "—", "times": r.times, "own": r.own,
-             "contract": _contract(r.contract), "declarer": r.declarer,
+    rows = [{"room": r.room, "ns": r.ns or "—", "ew": r.ew or "—", "times": r.times,
+             "own": r.own, "contract": _contract(r.contract), "declarer": r.declarer,
              "result": change(r.result or "?", r.result_adjusted or "?"),
              "score": change(f"{r.score:+d}", f"{r.score_adjusted:+d}"),
              "figure": (t.figure(r.figure), t.figure(r.figure_adjusted))}
             for r in t.rows]
+    rooms = [r.room for r in t.rows if r.room]
+    place = ("table" if all(room.isdigit() for room in rooms) else "room") if rooms else None
     return {"how": t.how(), "results": t.results, "unit": "IMPs" if t.imps else "%",
-            "board": t.key[3], "rows": rows}
+            "board": t.key[3], "rows": rows, "place": place}
 
 
 def _contract(text: str | None) -> dict | None:

@@ -67,13 +67,13 @@ def _board_changes(scored: Scored) -> Iterator[str]:
 
 def rank_changes(table: list[dict[str, object]]) -> Iterator[str]:
     """Every pair (or team) whose rank the adjustments change, best after first:
-    ``Ed North & Gus South (NS): 3rd -> 1st (50.0 -> 66.67)``."""
+    ``Ed North & Gus South (NS): 3rd -> 1st (50.00 -> 66.67)``."""
     for row in table:
         if row["rank"] != row["rank_adjusted"]:
             direction = f" ({row['direction']})" if row["direction"] else ""
             yield (f"{row['pair']}{direction}: {ordinal(row['rank'])} -> "
-                   f"{ordinal(row['rank_adjusted'])} ({row['score']} -> "
-                   f"{row['score_adjusted']})")
+                   f"{ordinal(row['rank_adjusted'])} ({row['score']:.2f} -> "
+                   f"{row['score_adjusted']:.2f})")
 
 
 def _events(results: list[Result]) -> dict[tuple, list[Result]]:
@@ -152,11 +152,13 @@ class TravellerRow(NamedTuple):
     figure_adjusted: float
     own: bool  # the board this traveller is shown for
     times: int = 1  # the tables a ScoreTable's row stands for
+    room: str = ""  # its Table tag's number, or its room (Open, Closed)
 
 
 class Traveller(NamedTuple):
     """A board's field (a scorer's traveller) before and after the adjustments, every result
-    highest N-S score first (a teams board: each match's open room, then its closed)."""
+    highest N-S score (as played) first, the board's own table first of those alike (a teams
+    board: each match's open room, then its closed)."""
 
     key: tuple[str, str, str, str]  # event, section, date, board
     method: str  # as ``scoring_method``: mp, mp-neuberg, cross-imp, butler, teams
@@ -231,7 +233,7 @@ class Travellers:
         results = self._fields[mine.key]
         rows = [_row(r, r is mine) for r in results]
         if mine.method != "teams":
-            rows.sort(key=lambda t: -t.score)
+            rows.sort(key=lambda t: (-t.score, not t.own))
         scores = [r.entry.before for r in results], [r.entry.after for r in results]
         butler = (datum(scores[0], self.scored.trim), datum(scores[1], self.scored.trim)) \
             if mine.method == "butler" else None
@@ -248,7 +250,8 @@ def _row(r: Result, own: bool) -> TravellerRow:
     e = r.entry
     ns, ew = _pairs(r) if any(e.names) else ("", "")
     return TravellerRow(ns, ew, e.contract, e.declarer, _result_of(e, e.before),
-                        _result_of(e, e.after), e.before, e.after, r.before, r.after, own)
+                        _result_of(e, e.after), e.before, e.after, r.before, r.after, own,
+                        room=e.room)
 
 
 def _result_of(e: Entry, score: int) -> str:
@@ -284,7 +287,7 @@ def _table_traveller(mine: Result, trim: int) -> Traveller | None:
                                      row.get("Contract", ""), row.get("Declarer", ""), result,
                                      result, score, score, before_of[score], after_of[score],
                                      False, times))
-    rows.sort(key=lambda t: -t.score)
+    rows.sort(key=lambda t: (-t.score, not t.own))
     butler = (datum(field, trim), datum(after, trim)) if mine.method == "butler" else None
     return Traveller(mine.key, mine.method, len(field), rows, len(field), butler, trim, True)
 
