@@ -14,7 +14,7 @@ import pytest
 
 from revoke_audit import watch as watch_module
 from revoke_audit.options import AuditOptions
-from revoke_audit.watch import NEW, WITHDRAWN, Watch, followed
+from revoke_audit.watch import CHANGED, NEW, WITHDRAWN, Watch, announcement_line, followed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from session_writer import corrected, save_whole, session_games, write_session  # noqa: E402
@@ -22,6 +22,7 @@ from session_writer import corrected, save_whole, session_games, write_session  
 GAMES = session_games()
 REVOKE = GAMES[1]  # board 2: West revokes on trick 3, established when East leads trick 4
 CLEAN = GAMES[0]
+RUFF = GAMES[2]  # board 3: South ruffs trick 10 with HT holding D5 and wins it (64A1)
 DEFECTIVE = GAMES[3]  # board 4: West plays no card to trick 2 (67B1)
 ESTABLISHED = 13  # cards: East leads SQ to trick 4 (its offending side plays to the next trick)
 
@@ -56,6 +57,40 @@ def test_a_revoke_is_announced_once_when_the_next_trick_establishes_it(tmp_path)
         out = w.read(str(path))
         heard += [(cards, *s) for s in said(out)]
     assert heard == [(ESTABLISHED, NEW, "RV001", 3)]  # during the round: 64A, once
+
+
+def test_a_ruling_that_later_tricks_change_is_announced_again(tmp_path):
+    """Board 3 saved whole on every card: West leads D2 to trick 10, North DK, East D7, and
+    South (declarer) ruffs with HT holding D5, winning the trick.  Having won it he leads D5 to
+    trick 11 (card 41): that establishes the revoke, and so far 64A1 transfers the revoke trick
+    alone (1 trick; the record cannot yet say whether his side wins a later one).  North wins
+    trick 11 with DQ (card 44): his side has won a later trick, so 64A1 transfers a second
+    trick - said again, as changed, once; the cards after it change nothing more."""
+    path, w = tmp_path / "shared.pbn", watcher()
+    heard = []
+    for cards in range(1, 53):
+        write(path, RUFF.text(1, cards, placeholders=True))
+        heard += [(cards, a) for a in w.read(str(path))]
+    assert [(cards, a.kind, a.finding["code"], a.finding["law"], a.finding["transferred"])
+            for cards, a in heard] == [(41, NEW, "RV001", "64A1", 1),
+                                       (44, CHANGED, "RV001", "64A1", 2)]
+    line = announcement_line(heard[1][1])
+    assert " changed: " in line and "2 tricks transferred to East-West (64A1)" in line
+    assert "2 tricks transferred" in heard[1][1].finding["ruling"]
+    assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 1, 0, 1)
+
+
+def test_a_withdrawn_finding_is_said_with_its_last_words(tmp_path):
+    """Words that change without changing the transfer (the result becomes known when the
+    board is complete) are not said, but kept: a withdrawal says the finding as it last was."""
+    path, w = tmp_path / "t1.pbn", watcher()
+    write(path, REVOKE.text(1, 20))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+    write(path, REVOKE.text(1, 52))
+    assert w.read(str(path)) == []
+    save_whole(path, corrected(REVOKE.text(1, 52)))
+    (gone,) = w.read(str(path))
+    assert gone.kind == WITHDRAWN and "11 adjusted" in gone.finding["ruling"]
 
 
 def test_a_card_not_yet_played_in_the_last_trick_is_not_a_finding(tmp_path):
@@ -255,6 +290,14 @@ def _take(queue: Queue, n: int) -> list[dict]:
     return got
 
 
+def _take_new(queue: Queue, n: int) -> list[dict]:
+    """Announcements until ``n`` of them are new (any other said between them included)."""
+    got: list[dict] = []
+    while sum(1 for a in got if a["kind"] == NEW) < n:
+        got += _take(queue, 1)
+    return got
+
+
 def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     """Three tables write a session card by card, each into its own file (appended) and all
     into one shared file (rewritten whole through a temporary file): each revoke and defective
@@ -269,9 +312,13 @@ def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     expected = sorted((os.path.join(str(tmp_path), f), t, board, code[:2])
                       for f, t in zip(files, list(range(1, tables + 1)) * 2)
                       for board, code in (("2", "RV"), ("3", "RV"), ("4", "DT")))
-    got = _take(out, len(expected))
-    assert [(a["kind"], a["source"], a["board"], a["code"], a["message"]) for a in got
-            if a["kind"] != NEW] == []
+    got = _take_new(out, len(expected))
+    changed = [a for a in got if a["kind"] == CHANGED]  # a watch that read board 3 between
+    # its cards 41 and 44 (see above) heard its second trick come: said once, with the two
+    assert [(a["board"], a["code"], a["transferred"]) for a in changed] == \
+        [("3", "RV001", 2)] * len(changed)
+    assert len({(a["source"], a["room"]) for a in changed}) == len(changed)
+    got = [a for a in got if a["kind"] == NEW]
     assert sorted((a["source"], int(a["room"]), a["board"], a["code"][:2]) for a in got) == \
         expected
     own = tmp_path / "t1.pbn"
@@ -282,7 +329,8 @@ def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     assert proc.wait(timeout=120) == 0
     assert out.get(timeout=10) is None  # nothing more was said: nothing twice
     summary = [line for line in iter(err.get, None)]
-    assert summary[-1].startswith(f"watch ended: {len(expected)} findings announced, 1 withdrawn")
+    assert summary[-1].startswith(f"watch ended: {len(expected)} findings announced, "
+                                  f"{len(changed)} changed, 1 withdrawn")
 
 
 def test_ctrl_c_ends_the_watch_with_130_and_a_summary(tmp_path):
@@ -292,7 +340,8 @@ def test_ctrl_c_ends_the_watch_with_130_and_a_summary(tmp_path):
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
     rest = [line for line in iter(err.get, None)]
-    assert rest[-1].startswith("watch ended: 1 finding announced, 0 withdrawn, 1 standing")
+    assert rest[-1].startswith("watch ended: 1 finding announced, 0 changed, 0 withdrawn, "
+                               "1 standing")
 
 
 def test_a_missing_path_is_a_usage_error(tmp_path):

@@ -782,8 +782,8 @@ def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, ta
     finally:
         if out is not None:
             out.close()
-    echo(f"watch ended: {_many(on.new, 'finding')} announced, {on.withdrawn} withdrawn, "
-         f"{on.standing} standing", err=True)
+    echo(f"watch ended: {_many(on.new, 'finding')} announced, {on.changed} changed, "
+         f"{on.withdrawn} withdrawn, {on.standing} standing", err=True)
     sys.exit(code)
 
 

@@ -11,6 +11,10 @@ corrected record no longer has it.
 - **What is forgotten**: a file that vanishes, and a board that leaves its file, are dropped
   without a word; when the same board appears again (the file renamed or rotated, rewritten
   whole, truncated and written again) it keeps what was announced of it.
+- **What changes**: a finding's words are kept up to date as its board is audited again; it is
+  said again (``"changed"``) only when what its ruling transfers changes (its code, Law or
+  tricks transferred: the offending side wins a later trick, and 64A1 transfers its second
+  trick or 64A2 its first).
 - **The round** (Laws 64A, 64B4, 64B5): a revoke first announced while its board's round is on
   is ruled as found at the table, and that board stays so ruled.  The round of a board is over
   when a later board of the same table has begun in the same file (the same Table tag, or room
@@ -42,7 +46,7 @@ from .replay.model import CLAIMED, COMPLETE
 from .report import text_line
 from .rows import finding_row
 
-NEW, WITHDRAWN = "new", "withdrawn"
+NEW, CHANGED, WITHDRAWN = "new", "changed", "withdrawn"
 ROUND_MINUTES = 15.0
 #: Codes a board still being played does not announce yet: the next cards settle them (a revoke
 #: not yet established; a card missing mid-play, which turns out a defective trick or not).
@@ -55,8 +59,9 @@ MISSING = ("revoke-audit watch needs the watchfiles library: pip install 'revoke
 
 @dataclass(frozen=True)
 class Announcement:
-    """One thing to say: ``kind`` ``"new"`` or ``"withdrawn"``, at ``time`` (seconds since
-    the epoch), of ``finding`` (its findings.csv row)."""
+    """One thing to say: ``kind`` ``"new"``, ``"changed"`` (what its ruling transfers) or
+    ``"withdrawn"``, at ``time`` (seconds since the epoch), of ``finding`` (its findings.csv
+    row, as it is now; a withdrawn one as it last was)."""
 
     time: float
     kind: str
@@ -92,7 +97,7 @@ class Watch:
         self.clock = clock
         self.files: dict[str, _File] = {}
         self._orphans: OrderedDict[tuple, _Board] = OrderedDict()
-        self.new = self.withdrawn = 0
+        self.new = self.changed = self.withdrawn = 0
 
     def start(self, paths: Iterable[str], announce: bool = True) -> list[Announcement]:
         """Read every hand record under ``paths`` as the audit command would find them;
@@ -162,14 +167,19 @@ class Watch:
         found = {_identity(f): f for f in _settled(audit.findings, unfinished, in_play)}
         said = [Announcement(now, WITHDRAWN, row) for k, row in board.announced.items()
                 if k not in found]
-        board.announced = {k: row for k, row in board.announced.items() if k in found}
-        for k, f in found.items():
-            if k not in board.announced:
-                board.announced[k] = row = finding_row(audit, f)
+        before = board.announced
+        board.announced = {}
+        for k, f in found.items():  # each kept in its words now
+            board.announced[k] = row = finding_row(audit, f)
+            if k not in before:
                 said.append(Announcement(now, NEW, row))
                 board.table = board.table or (audit.round_on and f.code.startswith("RV"))
-        self.new += sum(1 for a in said if a.kind == NEW)
-        self.withdrawn += len(said) - sum(1 for a in said if a.kind == NEW)
+            elif _transfer(row) != _transfer(before[k]):
+                said.append(Announcement(now, CHANGED, row))
+        kinds = [a.kind for a in said]
+        self.new += kinds.count(NEW)
+        self.changed += kinds.count(CHANGED)
+        self.withdrawn += kinds.count(WITHDRAWN)
         return board, said
 
     def _audit(self, record: BoardRecord, neighbours, board: _Board, over: bool,
@@ -247,6 +257,12 @@ def _identity(f: Finding) -> tuple:
     if f.code.startswith("RV"):
         return ("RV", f.trick, f.seat, f.card)
     return (f.code, f.trick, f.seat, f.card, f.message)
+
+
+def _transfer(row: dict[str, object]) -> tuple:
+    """What a finding's ruling transfers: its code, Law and tricks transferred (64A1 gives
+    its second trick, 64A2 its first, once the offending side wins a later trick)."""
+    return row["code"], row["law"], row["transferred"]
 
 
 def _keys(records: list[BoardRecord]) -> Iterator[tuple]:
@@ -353,9 +369,9 @@ def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
 
 def announcement_line(a: Announcement) -> str:
     """``21:04:07 path:line: board 2: RV001 [64A2] ...`` as the text report says the finding,
-    after the time; a withdrawn one says so first."""
+    after the time; a changed or withdrawn one says so first."""
     when = time.strftime("%H:%M:%S", time.localtime(a.time))
-    kind = "withdrawn: " if a.kind == WITHDRAWN else ""
+    kind = "" if a.kind == NEW else f"{a.kind}: "
     return f"{when} {kind}{text_line(a.finding)}"
 
 
