@@ -370,3 +370,154 @@ def test_polling_sees_a_file_appear_and_be_corrected(tmp_path):
     assert [(a["kind"], a["code"]) for a in (new, gone)] == [(NEW, "RV001"), (WITHDRAWN, "RV001")]
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
+
+
+# --- the director's page (--html) -------------------------------------------------------------
+
+def _page(path: Path):
+    from test_html import Tree
+    return Tree(path.read_text(encoding="utf-8"))
+
+
+def _sections(tree) -> dict[str, object]:
+    """The page's board sections by their heading (``Board 2, table 1``)."""
+    return {s.all("h2")[0].text().split(" ·")[0]: s for s in tree.root.all("section", "board")}
+
+
+def _rulings(section) -> str:
+    return " ".join(q.text() for q in section.all("blockquote", "words"))
+
+
+def test_each_board_on_the_page_is_ruled_as_the_watch_ruled_it(tmp_path):
+    """Table 1 had begun its next board when its revoke was first read: after the round (64B5,
+    64C review); table 2's round is still on: at the table, 64A2's transfer.  The page shows
+    each board's own ruling (the audit the watch made of it), not one setting for the run."""
+    from revoke_audit.watch_page import LivePage
+
+    w = watcher()
+    one, two, page = tmp_path / "t1.pbn", tmp_path / "t2.pbn", tmp_path / "page.html"
+    write(one, REVOKE.text(1, 52) + "\n" + CLEAN.text(1, 4))
+    write(two, REVOKE.text(2, 52))
+    assert said(w.read(str(one)) + w.read(str(two))) == [(NEW, "RV002", 3), (NEW, "RV001", 3)]
+    LivePage(str(page), w).write()
+    sections = _sections(_page(page))
+    assert sorted(sections) == ["Board 2, table 1", "Board 2, table 2"]
+    after, table = _rulings(sections["Board 2, table 1"]), _rulings(sections["Board 2, table 2"])
+    assert "64B5" in after and "64C" in after and "transferred to" not in after
+    assert "one trick transferred to North-South (64A2)" in table and "64B5" not in table
+    assert [c.text() for c in sections["Board 2, table 2"].all("span", "code")][-1] == "RV001"
+
+
+def test_the_page_keeps_only_the_irregular_boards_audits(tmp_path):
+    w = watcher()
+    path = tmp_path / "t1.pbn"
+    write(path, CLEAN.text(1, 52) + "\n" + REVOKE.text(1, 52))
+    w.read(str(path))
+    clean, irregular = w.files[str(path)].boards.values()
+    assert clean.audit is None and irregular.audit is not None
+    save_whole(path, CLEAN.text(1, 52) + "\n" + corrected(REVOKE.text(1, 52)))
+    w.read(str(path))
+    assert [b.audit for b in w.files[str(path)].boards.values()] == [None, None]
+
+
+def test_a_page_burst_is_written_once(tmp_path):
+    """Batches that said something mark the page; it is written when a batch says nothing
+    (the burst is over), or a second after the first unwritten change while they go on."""
+    from revoke_audit.watch_page import LivePage
+
+    clock = Clock(0.0)
+    page = LivePage(str(tmp_path / "page.html"), watcher(), clock=clock)
+    for _ in range(5):  # a burst: five batches in 0.5 s each said something
+        page.after(True)
+        clock.now += 0.1
+    assert page.writes == 0
+    page.after(False)
+    assert page.writes == 1
+    page.after(False)
+    assert page.writes == 1
+    for _ in range(15):  # announcements that never stop: one write a second
+        page.after(True)
+        clock.now += 0.1
+    assert page.writes == 2
+    page.flush()
+    assert page.writes == 3 and (tmp_path / "page.html").exists()
+
+
+def _complete(text: str) -> bool:
+    from test_html import Tree
+    tree = Tree(text)
+    return text.rstrip().endswith("</html>") and bool(tree.root.all("section", "summary"))
+
+
+def test_the_page_follows_the_watch_and_is_never_seen_half_written(tmp_path):
+    """A watch over a folder with --html outside it: a revoke written card by card appears on
+    the page (its board's section, ruled at the table: 64A2); the corrected record takes it
+    off; a reader reading the page all along never finds it half written."""
+    club, page = tmp_path / "club", tmp_path / "page.html"
+    club.mkdir()
+    proc, out, err = _watch(str(club), "--html", str(page), "--jsonl", "-", "--no-equity")
+    assert page.exists()  # written once the files are read, before the watch says it watches
+    seen, stop = [], threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            seen.append(_complete(page.read_text(encoding="utf-8")))
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        for cards in range(1, 53):
+            save_whole(club / "t1.pbn", REVOKE.text(1, cards, placeholders=True))
+        (new,) = _take(out, 1)
+        assert (new["kind"], new["code"]) == (NEW, "RV001")
+        section = _wait_for_page(page, lambda s: "Board 2, table 1" in s)["Board 2, table 1"]
+        assert "one trick transferred to North-South (64A2)" in _rulings(section)
+        save_whole(club / "t1.pbn", corrected(REVOKE.text(1, 52)))
+        (gone,) = _take(out, 1)
+        assert gone["kind"] == WITHDRAWN
+        _wait_for_page(page, lambda s: s == {})
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert len(seen) > 10 and all(seen), f"{seen.count(False)} of {len(seen)} reads incomplete"
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+
+
+def _wait_for_page(page: Path, ready, timeout: float = 60):
+    """The page's sections once ``ready`` says they are as expected (a guard against a hang,
+    not a measure: the page is written after the burst that changed it)."""
+    import time
+    end = time.monotonic() + timeout
+    while True:
+        sections = _sections(_page(page))
+        if ready(sections):
+            return sections
+        assert time.monotonic() < end, sorted(sections)
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("where", ["inside", "named", "log"])
+def test_an_output_in_a_watched_folder_or_over_an_input_is_a_usage_error(tmp_path, where):
+    """The watch would follow its own page (every rewrite an event), or write over what it
+    reads: refused before anything is read, as audit refuses an output over an input."""
+    from click.testing import CliRunner
+
+    from revoke_audit.cli import main
+    club = tmp_path / "club"
+    (club / "sub").mkdir(parents=True)
+    write(club / "t1.pbn", REVOKE.text(1, 52))
+    log = tmp_path / "log.csv"
+    log.write_text("source,event,board,room,trick,seat,fact,value\n")
+    target = {"inside": club / "sub" / "page.html", "named": club / "t1.pbn",
+              "log": log}[where]
+    for option in ("--html", "--jsonl"):
+        args = ["watch", str(club), option, str(target), "--idle", "0.1"]
+        if where == "log":
+            args += ["--table-facts", str(log)]
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2, (option, r.output)
+        assert option in r.output or "watched" in r.output
+    assert not (club / "sub" / "page.html").exists()
+    assert (club / "t1.pbn").read_text() == REVOKE.text(1, 52)
+    assert log.read_text().startswith("source,")

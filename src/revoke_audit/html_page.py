@@ -240,6 +240,9 @@ class Page:
     irregular: list[Rendered] = field(default_factory=list)
     errors: list[dict] = field(default_factory=list)
     errors_total: int = 0
+    #: The audits the run already holds, by (source, line, game): shown as they are instead of
+    #: read again (``watch --html``: each board as the watch ruled it); None: read again.
+    audits: dict[tuple, BoardAudit] | None = None
 
     def add(self, r: Rendered) -> None:
         """One item of the run: a board (or a run of clean ones), or the log's own findings."""
@@ -260,7 +263,8 @@ class Page:
         first ``MAX_SECTIONS`` read again, and those boards audited again with the run's
         options (a board from standard input or a URL is shown from its rows alone)."""
         shown = self.irregular[:MAX_SECTIONS]
-        audits = _audits(shown, self.sources, self.options, self.limits)
+        audits = _audits(shown, self.sources, self.options, self.limits) \
+            if self.audits is None else iter(self.audits.items())
         ready: dict[tuple, BoardAudit] = {}  # audits read ahead of their turn (rarely any)
         for i, r in enumerate(shown, 1):
             key = _key(r.row)

@@ -36,6 +36,7 @@ from datetime import datetime
 from typing import Callable, Iterable, Iterator
 
 from .audit import BoardAudit, audit_board
+from .codes import board_status
 from .findings import Finding
 from .formats import iter_sources, read_file, recognised
 from .laws import AFTER_ROUND, TABLE
@@ -44,7 +45,7 @@ from .record import BoardRecord
 from .replay.coherence import with_neighbours
 from .replay.model import CLAIMED, COMPLETE
 from .report import text_line
-from .rows import finding_row
+from .rows import LeanRow, Rendered, board_row, finding_row
 
 NEW, CHANGED, WITHDRAWN = "new", "changed", "withdrawn"
 ROUND_MINUTES = 15.0
@@ -54,6 +55,7 @@ PROVISIONAL = ("RV004", "RC013")
 #: Names a program saves through before it renames the file into place: never followed.
 TEMPORARY = (".tmp", ".temp", ".part", ".partial", ".swp", ".swx", "~", ".bak", ".crdownload")
 ORPHANS = 10_000  # boards kept after they left their file, to know them when they come back
+CLEAN, IRREGULAR = "clean", "irregular"
 MISSING = ("revoke-audit watch needs the watchfiles library: pip install 'revoke-audit[watch]'")
 
 
@@ -77,6 +79,8 @@ class _Board:
     complete_since: float | None = None
     table: bool = False  # a revoke of it was announced during its round: found at the table
     over: bool = False  # its table has begun another board
+    status: str = CLEAN  # by what is announced of it (``codes.board_status``)
+    audit: BoardAudit | None = None  # the audit that ruled it, kept while it is irregular
 
 
 @dataclass
@@ -112,6 +116,19 @@ class Watch:
     def standing(self) -> int:
         """Findings announced and not withdrawn."""
         return sum(len(b.announced) for f in self.files.values() for b in f.boards.values())
+
+    def boards(self) -> Iterator[tuple[Rendered, BoardAudit | None]]:
+        """Each board followed (files by name, boards in file order) as the director's page
+        takes it: its rows, with the findings as last announced and its status by them, and
+        the audit that ruled it when it is irregular (else its status alone, and None)."""
+        for path in sorted(self.files):
+            for board in self.files[path].boards.values():
+                findings = list(board.announced.values())
+                if board.audit is None:
+                    yield Rendered(LeanRow(status=board.status), findings), None
+                else:
+                    row = {**board_row(board.audit), "status": board.status}
+                    yield Rendered(row, findings), board.audit
 
     def read(self, path: str) -> list[Announcement]:
         """``path`` changed (or appeared, or vanished): what to announce."""
@@ -156,7 +173,8 @@ class Watch:
     def _board(self, record: BoardRecord, neighbours, old: _Board | None, over: bool,
                mtime: float, unfinished: bool) -> tuple[_Board, list[Announcement]]:
         signature = _signature(record)
-        if old is not None and old.signature == signature and old.over == over:
+        if old is not None and old.signature == signature and old.over == over and (
+                old.audit is not None or old.status != IRREGULAR):  # else back from orphans
             return old, []
         board = old or _Board(signature)
         board.signature, board.over = signature, over
@@ -176,6 +194,8 @@ class Watch:
                 board.table = board.table or (audit.round_on and f.code.startswith("RV"))
             elif _transfer(row) != _transfer(before[k]):
                 said.append(Announcement(now, CHANGED, row))
+        board.status = board_status(str(row["code"]) for row in board.announced.values())
+        board.audit = audit if board.status == IRREGULAR else None
         kinds = [a.kind for a in said]
         self.new += kinds.count(NEW)
         self.changed += kinds.count(CHANGED)
@@ -202,6 +222,7 @@ class Watch:
         return audit
 
     def _orphan(self, where: tuple, board: _Board) -> None:
+        board.audit = None  # audited again if it comes back
         self._orphans[where] = board
         while len(self._orphans) > ORPHANS:
             self._orphans.popitem(last=False)
@@ -322,12 +343,14 @@ def followed(path: str, named: dict[str, str], folders: dict[str, str]) -> str |
 
 def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
            idle: float | None = None, poll: float | None = None,
-           ready: Callable[[], None] | None = None) -> None:
+           ready: Callable[[], None] | None = None,
+           settled: Callable[[bool], None] | None = None) -> None:
     """Announce changes under ``paths`` (files or folders, read once by ``Watch.start``)
     through ``say`` until ``idle`` seconds pass without one (forever when None).  File events
     come from the system; ``poll`` seconds: poll instead (network filesystems, where events do
     not arrive).  ``ready``: called once the events are watched and what changed before that
-    has been read."""
+    has been read.  ``settled(said)``: called after each batch of events has been read (and
+    each wait without one, at most a second apart), ``said`` whether it announced anything."""
     try:
         import watchfiles
     except ImportError as exc:
@@ -350,11 +373,13 @@ def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
             shown = sorted(set(shown) | set(iter_sources(list(paths))) | set(watch.files))
         elif poll is not None:
             shown = sorted(set(shown) | set(watch.files))
-        heard = bool(batch)
+        heard, spoke = bool(batch), False
         for path in shown:
             for a in watch.read(path):
-                heard = True
+                heard = spoke = True
                 say(a)
+        if settled is not None:
+            settled(spoke)
         if not started:
             started = True
             if ready is not None:
