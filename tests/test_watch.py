@@ -443,6 +443,47 @@ def test_a_page_burst_is_written_once(tmp_path):
     assert page.writes == 3 and (tmp_path / "page.html").exists()
 
 
+def test_a_slow_page_does_not_hold_up_the_watch(tmp_path, monkeypatch):
+    """The page is made and written by a thread of its own: the watch reads and announces
+    while a page is being written; pages asked for meanwhile are one page, the last."""
+    from revoke_audit import watch_page
+    from revoke_audit.watch_page import LivePage
+
+    release, started, written = threading.Event(), threading.Event(), []
+
+    def slow(path, pieces):
+        started.set()
+        assert release.wait(60)
+        written.append("".join(pieces))
+
+    monkeypatch.setattr(watch_page, "write_page", slow)
+    w, path = watcher(), tmp_path / "t1.pbn"
+    page = LivePage(str(tmp_path / "page.html"), w)
+    page.after(True)
+    page.after(False)  # the burst is over: the page (no board yet) is being written
+    assert started.wait(60)
+    write(path, REVOKE.text(1, 52))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]  # meanwhile, the watch goes on
+    for _ in range(3):
+        page.after(True)
+        page.after(False)
+    release.set()
+    page.flush()
+    assert len(written) == 2 and page.writes == 4
+    assert "Board 2, table 1" not in written[0] and "Board 2, table 1" in written[1]
+
+
+def test_a_page_that_cannot_be_written_stops_the_watch(tmp_path):
+    from revoke_audit.targets import ReportError
+    from revoke_audit.watch_page import LivePage
+
+    page = LivePage(str(tmp_path / "missing" / "page.html"), watcher())
+    page.after(True)
+    page.after(False)
+    with pytest.raises(ReportError, match="cannot write .*page.html"):
+        page.flush()
+
+
 def _complete(text: str) -> bool:
     from test_html import Tree
     tree = Tree(text)
