@@ -22,6 +22,10 @@ corrected record no longer has it.
   result) for longer than ``round_minutes``, counted from the file's modification time when the
   watch first read it complete.  A finding first read after that is ruled after the round.
 
+- **The page** (``watch --html``, ``watch_page``): the audit that ruled a board is kept while
+  what is announced of it makes it irregular (``boards``), so the page shows each board as the
+  watch ruled it; other boards keep their status alone, and a board that left its file nothing.
+
 ``Watch`` holds that state and says what to announce; ``follow`` drives it from the system's
 file events (the ``watchfiles`` library, the ``watch`` extra), polling only when asked to."""
 from __future__ import annotations
