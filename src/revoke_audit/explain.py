@@ -88,11 +88,18 @@ def explain_text(audit: BoardAudit) -> str:
 
 # --- header and deal -----------------------------------------------------------------------
 
+def _place(room: str) -> str:
+    """``table 5`` for a Table tag's number, ``open room`` for a room, "" for neither."""
+    if not room:
+        return ""
+    return f"table {room}" if room.isdigit() else f"{room} room"
+
+
 def _header(a: BoardAudit) -> list[str]:
     """Where the board comes from, what it is, and the code applied."""
     rec, row = a.record, board_row(a)
     title = ", ".join(x for x in (rec.event, f"board {rec.board or '?'}",
-                                  f"{rec.room} room" if rec.room else "") if x)
+                                  _place(rec.room)) if x)
     contract = rec.contract or "unknown"
     if contract == "Pass":
         contract = "passed out"

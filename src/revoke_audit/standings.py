@@ -59,8 +59,8 @@ def changes(scored: Scored, table: list[dict[str, object]]) -> Iterator[str]:
         if row["rank"] != row["rank_adjusted"]:
             direction = f" ({row['direction']})" if row["direction"] else ""
             yield (f"{row['pair']}{direction}: {ordinal(row['rank'])} -> "
-                   f"{ordinal(row['rank_adjusted'])} ({row['score']} -> "
-                   f"{row['score_adjusted']})")
+                   f"{ordinal(row['rank_adjusted'])} ({row['score']:.2f} -> "
+                   f"{row['score_adjusted']:.2f})")
 
 
 def _events(results: list[Result]) -> dict[tuple, list[Result]]:
