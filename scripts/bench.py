@@ -31,6 +31,9 @@ session of ``fixtures/session`` at ``--tables`` tables (one file each, appended,
 file rewritten whole): the delay from the write that establishes each revoke to its announcement
 (median and worst), and the CPU the watch uses while nothing changes, before the session and
 after it (aim: under 1% of a core).  ``--pace`` seconds between writes (0: at full speed).
+``--watch --html``: the same with the watch keeping the director's page (``watch --html``),
+and how many times the page was rewritten (each rewrite is a new file renamed into place: its
+inode, sampled every 5 ms, so a lower bound) and its size at the end.
 ``--html`` times the director's page (``--html``): with ``--folder``, the folder's run with the
 page against without, and the page's size; and on a generated PBN file of ``--html-boards``
 boards (default 200,000) with a wrong stated result on one board in forty (as many RC023
@@ -52,6 +55,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 
@@ -285,7 +289,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.watch:
         compile_package()
-        _bench_watch(args.tables, args.pace, args.quiet_seconds)
+        _bench_watch(args.tables, args.pace, args.quiet_seconds, args.html)
         return
     boards = 200_000 if args.large else args.boards
     args.no_endplay = args.no_endplay or args.large
@@ -329,8 +333,9 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _bench_watch(tables: int, pace: float, quiet: float) -> None:
-    """``--watch``: announcement delays over a session written live, and idle CPU."""
+def _bench_watch(tables: int, pace: float, quiet: float, html: bool = False) -> None:
+    """``--watch``: announcement delays over a session written live, and idle CPU; ``html``:
+    with the director's page kept, and how often it was rewritten."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
         __file__))), "tests"))
     from pathlib import Path
@@ -343,12 +348,26 @@ def _bench_watch(tables: int, pace: float, quiet: float) -> None:
               for g, game in enumerate(games)}
     tmp = tempfile.mkdtemp(prefix="revoke-audit-bench-")
     folder, said = Path(tmp, "club"), os.path.join(tmp, "said.jsonl")
+    page = os.path.join(tmp, "page.html")
     folder.mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "revoke_audit", "watch", str(folder),
-                             "--jsonl", said, "--no-equity"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                             "--jsonl", said, "--no-equity"] + (["--html", page] if html else []),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    rewrites: set[int] = set()
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.is_set():
+            try:
+                rewrites.add(os.stat(page).st_ino)
+            except OSError:
+                pass
+            time.sleep(0.005)
+
     try:
         assert proc.stderr.readline().startswith("watching")
+        if html:
+            threading.Thread(target=sample, daemon=True).start()
         idle_before = _cpu_share(proc.pid, quiet)
         writes: dict[tuple, float] = {}
 
@@ -368,6 +387,8 @@ def _bench_watch(tables: int, pace: float, quiet: float) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
+        sampling.set()
+        size = os.path.getsize(page) if os.path.exists(page) else 0
         shutil.rmtree(tmp, ignore_errors=True)
     delays = sorted(heard[k] - t for k, t in writes.items() if k in heard)
     print(f"watch: {tables} tables, {len(games)} boards each, written in {took:.1f} s "
@@ -377,6 +398,9 @@ def _bench_watch(tables: int, pace: float, quiet: float) -> None:
               f"{statistics.median(delays) * 1000:.0f} ms, worst {delays[-1] * 1000:.0f} ms")
     print(f"  CPU while nothing changes: {idle_before * 100:.2f}% of a core before the session, "
           f"{idle_after * 100:.2f}% after ({quiet:.0f} s each)")
+    if html:
+        print(f"  the page (--html): rewritten at least {len(rewrites)} times, "
+              f"{size / 1024:.0f} KB at the end")
 
 
 def _establishing(games) -> dict[tuple[str, int], int]:

@@ -268,6 +268,9 @@ class Page:
     #: the run's fields (``rescore``), scored by the time the page is written: each rescored
     #: board's section shows its field, the summary the rank changes
     fields: Fields | None = None
+    #: The audits the run already holds, by (source, line, game): shown as they are instead of
+    #: read again (``watch --html``: each board as the watch ruled it); None: read again.
+    audits: dict[tuple, BoardAudit] | None = None
 
     def add(self, r: Rendered) -> None:
         """One item of the run: a board (or a run of clean ones), or the log's own findings."""
@@ -290,7 +293,8 @@ class Page:
         shown = self.irregular[:MAX_SECTIONS]
         travellers = (Travellers(self.fields.score(), [r.row for r in shown])
                       if self.fields is not None else None)
-        audits = _audits(shown, self.sources, self.options, self.limits)
+        audits = _audits(shown, self.sources, self.options, self.limits) \
+            if self.audits is None else iter(self.audits.items())
         ready: dict[tuple, BoardAudit] = {}  # audits read ahead of their turn (rarely any)
         for i, r in enumerate(shown, 1):
             key = _key(r.row)
