@@ -31,6 +31,9 @@ session of ``fixtures/session`` at ``--tables`` tables (one file each, appended,
 file rewritten whole): the delay from the write that establishes each revoke to its announcement
 (median and worst), and the CPU the watch uses while nothing changes, before the session and
 after it (aim: under 1% of a core).  ``--pace`` seconds between writes (0: at full speed).
+``--watch --html``: the same with the watch keeping the director's page (``watch --html``),
+and how many times the page was rewritten (each rewrite is a new file renamed into place: its
+inode, sampled every 5 ms, so a lower bound) and its size at the end.
 ``--html`` times the director's page (``--html``): with ``--folder``, the folder's run with the
 page against without, and the page's size; and on a generated PBN file of ``--html-boards``
 boards (default 200,000) with a wrong stated result on one board in forty (as many RC023
@@ -53,6 +56,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 
@@ -268,7 +272,8 @@ def main() -> None:
     ap.add_argument("--no-equity", action="store_true", help="skip the --equity measurement")
     ap.add_argument("--html", action="store_true",
                     help="also time the director's page (--html), with --folder too, and its "
-                         "opening in headless Chromium")
+                         "opening in headless Chromium; with --fields, also the page of the "
+                         "same boards in fields of 10-20 (each section with its field)")
     ap.add_argument("--html-boards", type=int, default=200_000,
                     help="boards of the --html file (default 200000)")
     ap.add_argument("--fields", action="store_true",
@@ -285,7 +290,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.watch:
         compile_package()
-        _bench_watch(args.tables, args.pace, args.quiet_seconds)
+        _bench_watch(args.tables, args.pace, args.quiet_seconds, args.html)
         return
     boards = 200_000 if args.large else args.boards
     args.no_endplay = args.no_endplay or args.large
@@ -316,6 +321,11 @@ def main() -> None:
             page_file = write_with_errors(os.path.join(tmp, "errors.pbn"), args.html_boards,
                                           args.seed)
             _bench_html(page_file, tmp, args.repeat, f"{args.html_boards} boards")
+            if args.fields:  # every board rescored: each section shows its field
+                fielded = write_fields(page_file, os.path.join(tmp, "errors-fields.pbn"),
+                                       args.seed)
+                _bench_html(fielded, tmp, args.repeat,
+                            f"{args.html_boards} boards in fields of 10-20")
         if args.log and "pbn" in args.formats:
             _bench_log(paths["pbn"], tmp, boards, args.repeat)
         if (args.fields or args.large) and "pbn" in args.formats:
@@ -324,8 +334,9 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _bench_watch(tables: int, pace: float, quiet: float) -> None:
-    """``--watch``: announcement delays over a session written live, and idle CPU."""
+def _bench_watch(tables: int, pace: float, quiet: float, html: bool = False) -> None:
+    """``--watch``: announcement delays over a session written live, and idle CPU; ``html``:
+    with the director's page kept, and how often it was rewritten."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
         __file__))), "tests"))
     from pathlib import Path
@@ -338,12 +349,26 @@ def _bench_watch(tables: int, pace: float, quiet: float) -> None:
               for g, game in enumerate(games)}
     tmp = tempfile.mkdtemp(prefix="revoke-audit-bench-")
     folder, said = Path(tmp, "club"), os.path.join(tmp, "said.jsonl")
+    page = os.path.join(tmp, "page.html")
     folder.mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "revoke_audit", "watch", str(folder),
-                             "--jsonl", said, "--no-equity"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                             "--jsonl", said, "--no-equity"] + (["--html", page] if html else []),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    rewrites: set[int] = set()
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.is_set():
+            try:
+                rewrites.add(os.stat(page).st_ino)
+            except OSError:
+                pass
+            time.sleep(0.005)
+
     try:
         assert proc.stderr.readline().startswith("watching")
+        if html:
+            threading.Thread(target=sample, daemon=True).start()
         idle_before = _cpu_share(proc.pid, quiet)
         writes: dict[tuple, float] = {}
 
@@ -363,6 +388,8 @@ def _bench_watch(tables: int, pace: float, quiet: float) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
+        sampling.set()
+        size = os.path.getsize(page) if os.path.exists(page) else 0
         shutil.rmtree(tmp, ignore_errors=True)
     delays = sorted(heard[k] - t for k, t in writes.items() if k in heard)
     print(f"watch: {tables} tables, {len(games)} boards each, written in {took:.1f} s "
@@ -372,6 +399,9 @@ def _bench_watch(tables: int, pace: float, quiet: float) -> None:
               f"{statistics.median(delays) * 1000:.0f} ms, worst {delays[-1] * 1000:.0f} ms")
     print(f"  CPU while nothing changes: {idle_before * 100:.2f}% of a core before the session, "
           f"{idle_after * 100:.2f}% after ({quiet:.0f} s each)")
+    if html:
+        print(f"  the page (--html): rewritten at least {len(rewrites)} times, "
+              f"{size / 1024:.0f} KB at the end")
 
 
 def _establishing(games) -> dict[tuple[str, int], int]:

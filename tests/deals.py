@@ -130,3 +130,14 @@ EAST_KEEPS_TRUMP_10 = D3_FIRST_9 + ["S:HA W:S4 N:S2 E:CQ", "S:DA W:D3 N:S3 E:H2"
 # both sides have revoked.
 BOTH_SIDES_D3 = D3_FIRST_9 + ["S:HA W:S4 N:S2 E:CQ", "S:DA W:D3 N:C3 E:H2",
                               "E:CA S:DK W:D4 N:S3", "E:CK S:DQ W:D5 N:C2"]
+
+# Two revokes by E-W, one later E-W trick for both (D1, 4H by South): West ruffs trick 2 (H6
+# holding CJT2) and wins it; East discards ST on trick 4 holding C987 (N wins); E-W's only
+# other trick is 10 (E's SK).  Winners: N W N N N S S S S E S S S: declarer 11.  At the table
+# West's revoke takes tricks 2 and 10 (64A1), and East's finds nothing left (64B1): 13.
+TWO_REVOKES_ONE_LATER_TRICK = [
+    "W:DJ N:DA E:D6 S:D4", "N:CA E:C6 S:C3 W:H6", "W:D2 N:DK E:D7 S:D5",
+    "N:CK E:ST S:C4 W:C2", "N:CQ E:C7 S:C5 W:CT", "N:DQ E:D8 S:HT W:D3",
+    "S:HA W:H7 N:H3 E:H2", "S:HK W:H8 N:H4 E:SJ", "S:HQ W:H9 N:H5 E:SQ",
+    "S:S8 W:S6 N:S2 E:SK", "E:D9 S:HJ W:DT N:S3", "S:SA W:S7 N:S4 E:C8",
+    "S:S9 W:CJ N:S5 E:C9"]

@@ -1,5 +1,5 @@
 """A session written as scoring programs and vugraph operators write it, for the tests and the
-bench of ``revoke-audit watch``: several tables play the boards of ``fixtures/session`` at once,
+bench of ``revoke-audit watch``: several tables play the boards of ``fixtures/mixed/thursday-pairs.pbn`` at once,
 each table into its own file (appended trick by trick, a trick's line sometimes caught with two
 of its four cards) and all of them into one shared file (rewritten whole through a temporary
 file and a rename on every card, the cards not yet played written ``-``).
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SESSION = FIXTURES / "session" / "thursday-pairs.pbn"
+SESSION = FIXTURES / "mixed" / "thursday-pairs.pbn"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from revoke_audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
-SAMPLE = [str(FIXTURES / p) for p in ("session", "cli/revoke.pbn", "cli/revoke.lin",
+SAMPLE = [str(FIXTURES / p) for p in ("mixed", "cli/revoke.pbn", "cli/revoke.lin",
                                       "selection/mixed.pbn", "pbn/results.pbn")]
 
 SEATS = ["N", "E", "S", "W"]
@@ -207,7 +207,7 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
     (tmp_path / "fixtures").symlink_to(FIXTURES)
     (tmp_path / "out").mkdir()
     monkeypatch.chdir(tmp_path)
-    CliRunner().invoke(main, ["audit", "fixtures/session", "-o", "out/boards.csv",
+    CliRunner().invoke(main, ["audit", "fixtures/mixed", "-o", "out/boards.csv",
                               "--findings", "out/findings.csv"])
     blocks = readme_python_blocks()
     assert len(blocks) >= 2

@@ -63,7 +63,7 @@ def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
 def test_exit_codes(cli, tmp_path):
     assert cli("audit", "revoke.pbn", "--exit-zero").exit_code == 0
     assert cli("audit", "revoke.pbn", "--fail-on", "none").exit_code == 0
-    clean = FIXTURES / "session" / "thursday-pairs.pbn"
+    clean = FIXTURES / "mixed" / "thursday-pairs.pbn"
     assert cli("audit", str(clean), "--fail-on", "inconsistent").exit_code == 1
     assert cli("audit", "revoke.pbn", "--laws", "1066").exit_code == 2
     target = tmp_path / "no" / "such" / "dir.csv"
@@ -145,7 +145,7 @@ def test_jobs_give_the_same_reports_in_the_same_order(cli, tmp_path):
     outs = []
     for jobs in ("1", "2"):
         b, f = tmp_path / f"b{jobs}.csv", tmp_path / f"f{jobs}.csv"
-        r = cli("audit", str(FIXTURES / "session"), str(FIXTURES / "cli"), "--jobs", jobs,
+        r = cli("audit", str(FIXTURES / "mixed"), str(FIXTURES / "cli"), "--jobs", jobs,
                 "-o", str(b), "--findings", str(f))
         outs.append((r.output, b.read_text(), f.read_text()))
     assert outs[0] == outs[1]

@@ -32,8 +32,8 @@ def cli(monkeypatch, tmp_path):
 def copy_fixtures(folder: Path) -> Path:
     """The fixtures a club would keep, under the names hand records turn up with."""
     (folder / "sub").mkdir(parents=True)
-    (folder / "session.PBN").write_bytes((FIXTURES / "session" / "thursday-pairs.pbn").read_bytes())
-    (folder / "bbo").write_bytes((FIXTURES / "session" / "thursday-pairs-bbo.lin").read_bytes())
+    (folder / "session.PBN").write_bytes((FIXTURES / "mixed" / "thursday-pairs.pbn").read_bytes())
+    (folder / "bbo").write_bytes((FIXTURES / "mixed" / "thursday-pairs-bbo.lin").read_bytes())
     (folder / "revoke.txt").write_bytes((FIXTURES / "cli" / "revoke.pbn").read_bytes())
     (folder / "sub" / "revoke.lin.gz").write_bytes(
         gzip.compress((FIXTURES / "cli" / "revoke.lin").read_bytes()))
@@ -115,7 +115,7 @@ def test_a_zip_gives_the_same_reports_as_the_folder(cli, tmp_path):
 
 
 def test_archive_limits_have_options(cli, tmp_path):
-    pbn = (FIXTURES / "session" / "thursday-pairs.pbn").read_bytes()
+    pbn = (FIXTURES / "mixed" / "thursday-pairs.pbn").read_bytes()
     Path("season.zip").write_bytes(zipfile_bytes({f"week{i}.pbn": pbn for i in range(3)}))
     r = cli("audit", "season.zip", "--max-archive-boards", "7", "-o", "boards.csv")
     rows = Path("boards.csv").read_text().splitlines()
@@ -135,7 +135,7 @@ def test_archive_limits_have_options(cli, tmp_path):
 
 
 def test_the_run_limit_is_shared_by_worker_processes(cli):
-    pbn = (FIXTURES / "session" / "thursday-pairs.pbn").read_bytes()
+    pbn = (FIXTURES / "mixed" / "thursday-pairs.pbn").read_bytes()
     for name in "abcd":
         Path(f"{name}.pbn.gz").write_bytes(gzip.compress(pbn))
     r = cli("audit", ".", "--jobs", "2", "--max-run-bytes", str(len(pbn) * 2), "--format", "csv")

@@ -26,19 +26,19 @@ def test_dash_h_is_help_and_has_no_markup(command):
 def test_jobs_zero_means_every_core(tmp_path):
     outs = []
     for jobs in ("0", "1"):
-        r = run("audit", str(FIXTURES / "session"), "--jobs", jobs, "-o", str(tmp_path / "b.csv"))
+        r = run("audit", str(FIXTURES / "mixed"), "--jobs", jobs, "-o", str(tmp_path / "b.csv"))
         outs.append((r.exit_code, r.output, (tmp_path / "b.csv").read_text()))
     assert outs[0] == outs[1] and outs[0][0] == 1
-    assert run("audit", str(FIXTURES / "session"), "--jobs", "-1").exit_code == 2
+    assert run("audit", str(FIXTURES / "mixed"), "--jobs", "-1").exit_code == 2
 
 
 def test_progress_bar_counts_files_with_an_eta():
-    r = run("audit", str(FIXTURES / "session"), str(FIXTURES / "cli" / "revoke.pbn"),
+    r = run("audit", str(FIXTURES / "mixed"), str(FIXTURES / "cli" / "revoke.pbn"),
             "--progress", "-q")
     bar = r.stderr
     assert "| 0/3 [00:00<?, ? files/s]" in bar  # 3 files known before the first is read
     assert "<?" in bar  # tqdm's remaining-time field (unknown until the first file is done)
-    assert run("audit", str(FIXTURES / "session"), "--no-progress", "-q").stderr == ""
+    assert run("audit", str(FIXTURES / "mixed"), "--no-progress", "-q").stderr == ""
 
 
 def test_no_progress_wins_over_a_terminal(monkeypatch):
@@ -64,7 +64,7 @@ def test_choices_are_written_as_the_readme_writes_them(command):
     """--discovered takes table and after-round (the README's spelling), in help and on the
     command line; an enum's member names (TABLE, AFTER_ROUND) are no option values."""
     assert "[table|after-round]" in run(*command[:1], "--help").output
-    path = str(FIXTURES / "session" / "thursday-pairs-bbo.lin")
+    path = str(FIXTURES / "mixed" / "thursday-pairs-bbo.lin")
     table = run(*command, path, "--discovered", "table")
     after = run(*command, path, "--discovered", "after-round")
     assert "64B5" in after.output and "64B5" not in table.output

@@ -32,7 +32,7 @@ def test_the_dask_engine_gives_the_local_rows_in_order(client):
 
 
 def test_a_file_url_names_the_same_files_as_its_path(client):
-    folder = FIXTURES / "session"
+    folder = FIXTURES / "mixed"
     assert list(expand([folder.as_uri()])) == list(expand([str(folder)]))
     by_url = audit_paths(folder.as_uri(), engine="dask", client=client)
     assert by_url.boards.equals(audit_paths(str(folder)).boards)
@@ -47,14 +47,14 @@ def test_a_url_needs_the_dask_engine(tmp_path, monkeypatch):
 
 def test_scheduler_goes_with_the_dask_engine(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--scheduler",
+    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "mixed"), "--scheduler",
                                   "tcp://127.0.0.1:8786"])
     assert r.exit_code == 2 and "--scheduler goes with --engine dask" in r.output
 
 
 def test_an_unknown_engine_is_a_value_error():
     with pytest.raises(ValueError, match="unknown engine='spark'"):
-        audit_paths(str(FIXTURES / "session"), engine="spark")
+        audit_paths(str(FIXTURES / "mixed"), engine="spark")
 
 
 def test_the_command_on_a_scheduler_writes_the_local_reports(client, tmp_path, monkeypatch):
@@ -62,7 +62,7 @@ def test_the_command_on_a_scheduler_writes_the_local_reports(client, tmp_path, m
     runner = CliRunner()
     for engine in (["--engine", "dask", "--scheduler", client.scheduler.address], []):
         tag = "dask" if engine else "local"
-        r = runner.invoke(main, ["audit", str(FIXTURES / "session"), *engine, "-q",
+        r = runner.invoke(main, ["audit", str(FIXTURES / "mixed"), *engine, "-q",
                                  "-o", f"{tag}.csv", "--findings", f"{tag}-f.csv"])
         assert r.exit_code == 1, r.output  # the session has revokes
     assert Path("dask.csv").read_bytes() == Path("local.csv").read_bytes()
@@ -72,9 +72,9 @@ def test_the_command_on_a_scheduler_writes_the_local_reports(client, tmp_path, m
 def test_without_dask_the_engine_says_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "distributed", None)
     with pytest.raises(ImportError, match=r"pip install 'revoke-audit\[dask\]'"):
-        audit_paths(str(FIXTURES / "session"), engine="dask")
+        audit_paths(str(FIXTURES / "mixed"), engine="dask")
     monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--engine", "dask"])
+    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "mixed"), "--engine", "dask"])
     assert r.exit_code == 2
     assert r.output.endswith("the dask engine needs Dask: install the extra with pip install "
                              "'revoke-audit[dask]'\n")
@@ -98,8 +98,20 @@ def test_a_large_file_goes_to_the_cluster_in_parts(client, tmp_path, monkeypatch
 def test_standard_input_is_read_here_in_its_place(client, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     pbn = (FIXTURES / "cli" / "revoke.pbn").read_bytes()
-    args = ["audit", str(FIXTURES / "session"), "-", "-q", "--exit-zero", "--format", "csv"]
+    args = ["audit", str(FIXTURES / "mixed"), "-", "-q", "--exit-zero", "--format", "csv"]
     local = CliRunner().invoke(main, args, input=pbn)
     dask = CliRunner().invoke(main, args + ["--engine", "dask", "--scheduler",
                                             client.scheduler.address], input=pbn)
     assert dask.stdout == local.stdout and "<stdin>" in local.stdout
+
+
+def test_the_dask_engine_gives_the_same_fields_and_standings(client):
+    """The sample session with its director's log: the rescored figures and the standings
+    (a revoke ruled at the table changes the winner) are the local run's."""
+    session = FIXTURES / "session"
+    log = session / "director-log.csv"
+    local = audit_paths(str(session), table_facts=log)
+    dask = audit_paths(str(session), table_facts=log, engine="dask", client=client)
+    assert local.boards["mp_pct_ns_adjusted"].notna().all()
+    assert local.boards.equals(dask.boards) and local.standings.equals(dask.standings)
+    assert list(local.standings["rank"]) != list(local.standings["rank_adjusted"])

@@ -10,7 +10,7 @@ from revoke_audit.explain import explain_text, find_board
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
-# Checked by hand against fixtures/session/thursday-pairs.pbn, board 2 (lines 42-73): the Deal
+# Checked by hand against fixtures/mixed/thursday-pairs.pbn, board 2 (lines 42-73): the Deal
 # tag and the Play lines (columns W N E S) read in time order from each trick's winner.
 BOARD_2 = """\
 thursday-pairs.pbn:42
@@ -76,7 +76,7 @@ Director's ruling:
 
 @pytest.fixture
 def cli(monkeypatch):
-    monkeypatch.chdir(FIXTURES / "session")
+    monkeypatch.chdir(FIXTURES / "mixed")
     runner = CliRunner()
     return lambda *args: runner.invoke(main, list(args))
 
@@ -89,7 +89,7 @@ def test_board_2_exact_text(cli):
 
 
 def test_library_function_gives_the_same_text(monkeypatch):
-    monkeypatch.chdir(FIXTURES / "session")
+    monkeypatch.chdir(FIXTURES / "mixed")
     (record,) = find_board(["thursday-pairs.pbn"], board=2)
     assert explain_text(audit_board(record)) == BOARD_2
 
@@ -154,7 +154,7 @@ def test_laws_1932_shows_rubber_scoring(cli):
 def test_unknown_hand_is_a_question_mark():
     from dataclasses import replace
 
-    (record,) = find_board([FIXTURES / "session" / "thursday-pairs.pbn"], board="2")
+    (record,) = find_board([FIXTURES / "mixed" / "thursday-pairs.pbn"], board="2")
     hidden = replace(record, hands=(record.hands[0], None, record.hands[2], None))
     text = explain_text(audit_board(hidden))
     assert "West Hal West                 East Flo East\n?                             ?\n" in text
@@ -181,7 +181,7 @@ def test_a_board_chosen_by_round_table_or_teams(tmp_path, monkeypatch):
     """A file with board 1 of two matches (rounds 1 and 2): --board alone lists both with
     their round, table and teams; --round, --table or --teams picks one."""
     monkeypatch.chdir(tmp_path)
-    text = (FIXTURES / "session" / "thursday-pairs.pbn").read_text()
+    text = (FIXTURES / "mixed" / "thursday-pairs.pbn").read_text()
     game = text[text.index("[Event"):]
     game = game[:game.index("\n\n") + 1]
     one = game.replace("[Event", '[Round "1"]\n[Table "3"]\n[HomeTeam "Lions"]\n'

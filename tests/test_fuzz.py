@@ -11,7 +11,7 @@ from revoke_audit.rows import board_row
 from revoke_audit.formats import read_stream
 from revoke_audit.rows import finding_row
 
-SESSION = Path(__file__).resolve().parents[1] / "fixtures" / "session"
+SESSION = Path(__file__).resolve().parents[1] / "fixtures" / "mixed"
 SAMPLES = [(SESSION / "thursday-pairs.pbn").read_bytes(), (SESSION / "thursday-pairs-bbo.lin").read_bytes()]
 
 

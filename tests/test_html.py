@@ -15,7 +15,7 @@ from revoke_audit import audit_paths
 from revoke_audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-SESSION = ROOT / "fixtures" / "session"
+SESSION = ROOT / "fixtures" / "mixed"
 PBN = SESSION / "thursday-pairs.pbn"
 HOSTILE_NAME = "<script>alert('x')</script>"
 HOSTILE_FILE = 'a"b\'<c> onload=x.pbn'

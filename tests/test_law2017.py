@@ -5,7 +5,7 @@ won from then on, and so what moves."""
 from builders import board
 from deals import (BASE1, BASE2, BOTH_SIDES, D1, D2, DECLARER_REVOKES_1, DECLARER_REVOKES_5,
                    DECLARER_RUFFS_10, DECLARER_TWO_SUITS, DUMMY_REVOKES_1, EAST_EXTRA_CARD_4,
-                   TWELFTH_REVOKE, WEST_OMITS_2_LIN, WEST_OMITS_2_PBN, WEST_REVOKES_3,
+                   TWELFTH_REVOKE, TWO_REVOKES_ONE_LATER_TRICK, WEST_OMITS_2_LIN, WEST_OMITS_2_PBN, WEST_REVOKES_3,
                    WEST_REVOKES_4, WEST_REVOKES_11, WEST_REVOKES_HEARTS_TWICE, WEST_RUFFS_2)
 
 from revoke_audit.audit import audit_board
@@ -165,3 +165,24 @@ def test_after_round_gives_no_automatic_transfer():
     assert law == [("RV002", "64B5", 3, "W", 0)]
     assert "64C" in a.findings[0].message and "1 trick would have been transferred" in a.findings[0].message
     assert a.ruling.tricks_adjusted == 10
+
+
+def test_two_revokes_share_the_offending_sides_later_tricks():
+    """At the table: West won trick 2 (his revoke) and E-W won trick 10, so 64A1 moves tricks
+    2 and 10; East's revoke on trick 4 finds no E-W trick left from 4 on (64B1).  11 + 2 = 13."""
+    a, law = rule(D1, "4H", TWO_REVOKES_ONE_LATER_TRICK)
+    assert law == [("RV001", "64A1", 2, "W", 2), ("RV002", "64B1", 4, "E", 0)]
+    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (11, 13)
+
+
+def test_after_the_round_what_would_have_moved_counts_each_trick_once():
+    """After the round neither moves (64B5); what the table would have moved is said as the
+    table would have ruled: 2 tricks for West's, none left for East's (not 1 more: trick 10
+    goes to West's revoke)."""
+    a, law = rule(D1, "4H", TWO_REVOKES_ONE_LATER_TRICK, discovered=AFTER_ROUND)
+    assert law == [("RV002", "64B5", 2, "W", 0), ("RV002", "64B5", 4, "E", 0)]
+    west, east = (f.message for f in a.findings if f.code == "RV002")
+    assert "2 tricks would have been transferred" in west
+    assert "would have been transferred)" not in east
+    assert "no trick would have been transferred for it" in east
+    assert a.ruling.tricks_adjusted == 11

@@ -22,7 +22,7 @@ LAYERS = [
     ["report", "sarif", "streamed_json", "frames", "targets"],
     ["rescore", "standings"],
     ["workers", "run", "dask_engine", "watch"],
-    ["explain", "html_page", "config", "api", "console", "cli", "__init__", "__main__"],
+    ["explain", "html_page", "watch_page", "config", "api", "console", "cli", "__init__", "__main__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

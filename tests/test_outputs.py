@@ -95,12 +95,12 @@ def test_control_characters_in_any_cell_are_escaped(cli, tmp_path):
 
 def test_text_output_ends_each_irregular_board_with_the_directors_line(cli, tmp_path):
     (tmp_path / "table.pbn").write_bytes(REVOKE_PBN.replace(b'[Board "2"]', b'[Board "2"]\n[Table "5"]'))
-    (tmp_path / "clean.pbn").write_bytes((FIXTURES / "session" / "thursday-pairs.pbn").read_bytes())
+    (tmp_path / "clean.pbn").write_bytes((FIXTURES / "mixed" / "thursday-pairs.pbn").read_bytes())
     r = cli("audit", "table.pbn", "revoke.lin", "-q")
     assert "->" not in r.output  # --quiet: only the summary
     r = cli("audit", "table.pbn", "revoke.lin")
     assert r.output.splitlines()[:4] == [
-        "table.pbn:26: board 2 5: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
+        "table.pbn:26: board 2 table 5: RV001 [64A2] trick 3: West (defender) played D5 on a heart lead "
         "holding H7 H6: one trick transferred to North-South (64A2)",
         "table.pbn:4: board 2 (table 5, N-S Ed North-Gus South, E-W Flo East-=1+2): "
         "3NT+1 430 -> 3NT+2 460 (64A: tricks transferred)",

@@ -105,7 +105,7 @@ def test_processes_are_started_only_for_work_that_can_use_them(tmp_path, monkeyp
 def test_jobs_2_gives_jobs_1_on_stdout_in_every_format(tmp_path, fmt):
     """Boards without findings come back from the workers lean (status and CSV lines) only
     when nothing on stdout needs their cells; JSON needs them, text and annotations do not."""
-    args = [str(FIXTURES / "session"), "--exit-zero", "--format", fmt]
+    args = [str(FIXTURES / "mixed"), "--exit-zero", "--format", fmt]
     one = CliRunner().invoke(main, ["audit", *args])
     two = CliRunner().invoke(main, ["audit", *args, "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0 and one.stdout == two.stdout and one.stdout
@@ -174,7 +174,7 @@ def test_jobs_2_writes_the_parquet_report_of_jobs_1(tmp_path):
     frames = []
     for jobs in ("1", "2"):
         out = tmp_path / f"b{jobs}.parquet"
-        r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--exit-zero",
+        r = CliRunner().invoke(main, ["audit", str(FIXTURES / "mixed"), "--exit-zero",
                                       "-o", str(out), "--jobs", jobs])
         assert r.exit_code == 0, r.output
         frames.append(pd.read_parquet(out))

@@ -85,7 +85,7 @@ def test_statistics_count_per_code_instead_of_each_finding(cli):
         "1  RC023  stated Result disagrees with the play (and with the adjusted result)",
         "1  RV001  established revoke: tricks transferred (64A1 / 64A2)",
         summary(0, 1, 1, 1, 1, 1, 1)]
-    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--statistics",
+    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "mixed"), "--statistics",
                                   "--discovered", "table"])
     assert r.output.splitlines()[:3] == [
         "4  RV001  established revoke: tricks transferred (64A1 / 64A2)",

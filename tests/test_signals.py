@@ -80,7 +80,7 @@ def test_a_signal_exits_128_plus_its_number_and_leaves_the_old_reports(tmp_path,
 def test_workers_end_quietly(tmp_path, sig, group):
     many = tmp_path / "many"
     many.mkdir()
-    session = sorted((FIXTURES / "session").iterdir())
+    session = sorted((FIXTURES / "mixed").iterdir())
     for i in range(60):
         for src in session:
             shutil.copy(src, many / f"{i:03d}-{src.name}")
@@ -134,7 +134,7 @@ def test_a_worker_killed_from_outside_never_hangs_the_run(tmp_path, moment):
     many.mkdir()
     copies = 60 if moment == "idle" else 1500  # two batches; many, still at work when killed
     for i in range(copies):
-        for src in sorted((FIXTURES / "session").iterdir()):
+        for src in sorted((FIXTURES / "mixed").iterdir()):
             shutil.copy(src, many / f"{i:03d}-{src.name}")
     out = tmp_path / "out"
     out.mkdir()
@@ -209,7 +209,7 @@ def test_a_full_disk_leaves_both_old_reports_and_no_temp_file(tmp_path, small_di
     (small_disk / "findings.csv").write_text("old findings\n")
     many = tmp_path / "many"
     many.mkdir()
-    session = (FIXTURES / "session" / "thursday-pairs.pbn").read_text()
+    session = (FIXTURES / "mixed" / "thursday-pairs.pbn").read_text()
     for i in range(40):  # about 200 KiB of reports: more than the disk holds
         # other players at each table, so that no copy is the same record as another (DU001)
         (many / f"{i:03d}.pbn").write_text(session.replace("Ed North", f"Ed North {i}"))
@@ -274,7 +274,7 @@ def test_workers_end_when_the_parent_is_killed(tmp_path, spawn_only):
     many = tmp_path / "many"
     many.mkdir()
     for i in range(60):
-        for src in sorted((FIXTURES / "session").iterdir()):
+        for src in sorted((FIXTURES / "mixed").iterdir()):
             shutil.copy(src, many / f"{i:03d}-{src.name}")
     out = tmp_path / "out"
     out.mkdir()

@@ -18,7 +18,7 @@ from revoke_audit.formats import Limits, iter_sources, read_boards, read_file, r
 from revoke_audit.formats import sources as sources_mod
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SESSION = FIXTURES / "session"
+SESSION = FIXTURES / "mixed"
 PBN = (SESSION / "thursday-pairs.pbn").read_bytes()
 LIN = (SESSION / "thursday-pairs-bbo.lin").read_bytes()
 REVOKE_PBN = (FIXTURES / "cli" / "revoke.pbn").read_bytes()

@@ -54,7 +54,7 @@ def test_the_command_streams_the_same_document_it_used_to_build(fmt, tmp_path, m
     """The whole fixtures folder (boards with and without findings, the director's log's own
     rows aside): the streamed document parses, and its rows are the reports' rows."""
     monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--format", fmt,
+    r = CliRunner().invoke(main, ["audit", str(FIXTURES / "mixed"), "--format", fmt,
                                   "-o", "b.csv", "--findings", "f.csv"])
     doc = json.loads(r.stdout)
     if fmt == "json":

@@ -14,7 +14,7 @@ import pytest
 
 from revoke_audit import watch as watch_module
 from revoke_audit.options import AuditOptions
-from revoke_audit.watch import NEW, WITHDRAWN, Watch, followed
+from revoke_audit.watch import CHANGED, NEW, WITHDRAWN, Watch, announcement_line, followed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from session_writer import corrected, save_whole, session_games, write_session  # noqa: E402
@@ -22,6 +22,7 @@ from session_writer import corrected, save_whole, session_games, write_session  
 GAMES = session_games()
 REVOKE = GAMES[1]  # board 2: West revokes on trick 3, established when East leads trick 4
 CLEAN = GAMES[0]
+RUFF = GAMES[2]  # board 3: South ruffs trick 10 with HT holding D5 and wins it (64A1)
 DEFECTIVE = GAMES[3]  # board 4: West plays no card to trick 2 (67B1)
 ESTABLISHED = 13  # cards: East leads SQ to trick 4 (its offending side plays to the next trick)
 
@@ -56,6 +57,40 @@ def test_a_revoke_is_announced_once_when_the_next_trick_establishes_it(tmp_path)
         out = w.read(str(path))
         heard += [(cards, *s) for s in said(out)]
     assert heard == [(ESTABLISHED, NEW, "RV001", 3)]  # during the round: 64A, once
+
+
+def test_a_ruling_that_later_tricks_change_is_announced_again(tmp_path):
+    """Board 3 saved whole on every card: West leads D2 to trick 10, North DK, East D7, and
+    South (declarer) ruffs with HT holding D5, winning the trick.  Having won it he leads D5 to
+    trick 11 (card 41): that establishes the revoke, and so far 64A1 transfers the revoke trick
+    alone (1 trick; the record cannot yet say whether his side wins a later one).  North wins
+    trick 11 with DQ (card 44): his side has won a later trick, so 64A1 transfers a second
+    trick - said again, as changed, once; the cards after it change nothing more."""
+    path, w = tmp_path / "shared.pbn", watcher()
+    heard = []
+    for cards in range(1, 53):
+        write(path, RUFF.text(1, cards, placeholders=True))
+        heard += [(cards, a) for a in w.read(str(path))]
+    assert [(cards, a.kind, a.finding["code"], a.finding["law"], a.finding["transferred"])
+            for cards, a in heard] == [(41, NEW, "RV001", "64A1", 1),
+                                       (44, CHANGED, "RV001", "64A1", 2)]
+    line = announcement_line(heard[1][1])
+    assert " changed: " in line and "2 tricks transferred to East-West (64A1)" in line
+    assert "2 tricks transferred" in heard[1][1].finding["ruling"]
+    assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 1, 0, 1)
+
+
+def test_a_withdrawn_finding_is_said_with_its_last_words(tmp_path):
+    """Words that change without changing the transfer (the result becomes known when the
+    board is complete) are not said, but kept: a withdrawal says the finding as it last was."""
+    path, w = tmp_path / "t1.pbn", watcher()
+    write(path, REVOKE.text(1, 20))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+    write(path, REVOKE.text(1, 52))
+    assert w.read(str(path)) == []
+    save_whole(path, corrected(REVOKE.text(1, 52)))
+    (gone,) = w.read(str(path))
+    assert gone.kind == WITHDRAWN and "11 adjusted" in gone.finding["ruling"]
 
 
 def test_a_card_not_yet_played_in_the_last_trick_is_not_a_finding(tmp_path):
@@ -255,6 +290,14 @@ def _take(queue: Queue, n: int) -> list[dict]:
     return got
 
 
+def _take_new(queue: Queue, n: int) -> list[dict]:
+    """Announcements until ``n`` of them are new (any other said between them included)."""
+    got: list[dict] = []
+    while sum(1 for a in got if a["kind"] == NEW) < n:
+        got += _take(queue, 1)
+    return got
+
+
 def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     """Three tables write a session card by card, each into its own file (appended) and all
     into one shared file (rewritten whole through a temporary file): each revoke and defective
@@ -269,9 +312,13 @@ def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     expected = sorted((os.path.join(str(tmp_path), f), t, board, code[:2])
                       for f, t in zip(files, list(range(1, tables + 1)) * 2)
                       for board, code in (("2", "RV"), ("3", "RV"), ("4", "DT")))
-    got = _take(out, len(expected))
-    assert [(a["kind"], a["source"], a["board"], a["code"], a["message"]) for a in got
-            if a["kind"] != NEW] == []
+    got = _take_new(out, len(expected))
+    changed = [a for a in got if a["kind"] == CHANGED]  # a watch that read board 3 between
+    # its cards 41 and 44 (see above) heard its second trick come: said once, with the two
+    assert [(a["board"], a["code"], a["transferred"]) for a in changed] == \
+        [("3", "RV001", 2)] * len(changed)
+    assert len({(a["source"], a["room"]) for a in changed}) == len(changed)
+    got = [a for a in got if a["kind"] == NEW]
     assert sorted((a["source"], int(a["room"]), a["board"], a["code"][:2]) for a in got) == \
         expected
     own = tmp_path / "t1.pbn"
@@ -282,7 +329,8 @@ def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     assert proc.wait(timeout=120) == 0
     assert out.get(timeout=10) is None  # nothing more was said: nothing twice
     summary = [line for line in iter(err.get, None)]
-    assert summary[-1].startswith(f"watch ended: {len(expected)} findings announced, 1 withdrawn")
+    assert summary[-1].startswith(f"watch ended: {len(expected)} findings announced, "
+                                  f"{len(changed)} changed, 1 withdrawn")
 
 
 def test_ctrl_c_ends_the_watch_with_130_and_a_summary(tmp_path):
@@ -292,7 +340,8 @@ def test_ctrl_c_ends_the_watch_with_130_and_a_summary(tmp_path):
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
     rest = [line for line in iter(err.get, None)]
-    assert rest[-1].startswith("watch ended: 1 finding announced, 0 withdrawn, 1 standing")
+    assert rest[-1].startswith("watch ended: 1 finding announced, 0 changed, 0 withdrawn, "
+                               "1 standing")
 
 
 def test_a_missing_path_is_a_usage_error(tmp_path):
@@ -321,3 +370,195 @@ def test_polling_sees_a_file_appear_and_be_corrected(tmp_path):
     assert [(a["kind"], a["code"]) for a in (new, gone)] == [(NEW, "RV001"), (WITHDRAWN, "RV001")]
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
+
+
+# --- the director's page (--html) -------------------------------------------------------------
+
+def _page(path: Path):
+    from test_html import Tree
+    return Tree(path.read_text(encoding="utf-8"))
+
+
+def _sections(tree) -> dict[str, object]:
+    """The page's board sections by their heading (``Board 2, table 1``)."""
+    return {s.all("h2")[0].text().split(" ·")[0]: s for s in tree.root.all("section", "board")}
+
+
+def _rulings(section) -> str:
+    return " ".join(q.text() for q in section.all("blockquote", "words"))
+
+
+def test_each_board_on_the_page_is_ruled_as_the_watch_ruled_it(tmp_path):
+    """Table 1 had begun its next board when its revoke was first read: after the round (64B5,
+    64C review); table 2's round is still on: at the table, 64A2's transfer.  The page shows
+    each board's own ruling (the audit the watch made of it), not one setting for the run."""
+    from revoke_audit.watch_page import LivePage
+
+    w = watcher()
+    one, two, page = tmp_path / "t1.pbn", tmp_path / "t2.pbn", tmp_path / "page.html"
+    write(one, REVOKE.text(1, 52) + "\n" + CLEAN.text(1, 4))
+    write(two, REVOKE.text(2, 52))
+    assert said(w.read(str(one)) + w.read(str(two))) == [(NEW, "RV002", 3), (NEW, "RV001", 3)]
+    LivePage(str(page), w).write()
+    sections = _sections(_page(page))
+    assert sorted(sections) == ["Board 2, table 1", "Board 2, table 2"]
+    after, table = _rulings(sections["Board 2, table 1"]), _rulings(sections["Board 2, table 2"])
+    assert "64B5" in after and "64C" in after and "transferred to" not in after
+    assert "one trick transferred to North-South (64A2)" in table and "64B5" not in table
+    assert [c.text() for c in sections["Board 2, table 2"].all("span", "code")][-1] == "RV001"
+
+
+def test_the_page_keeps_only_the_irregular_boards_audits(tmp_path):
+    w = watcher()
+    path = tmp_path / "t1.pbn"
+    write(path, CLEAN.text(1, 52) + "\n" + REVOKE.text(1, 52))
+    w.read(str(path))
+    clean, irregular = w.files[str(path)].boards.values()
+    assert clean.audit is None and irregular.audit is not None
+    save_whole(path, CLEAN.text(1, 52) + "\n" + corrected(REVOKE.text(1, 52)))
+    w.read(str(path))
+    assert [b.audit for b in w.files[str(path)].boards.values()] == [None, None]
+
+
+def test_a_page_burst_is_written_once(tmp_path):
+    """Batches that said something mark the page; it is written when a batch says nothing
+    (the burst is over), or a second after the first unwritten change while they go on."""
+    from revoke_audit.watch_page import LivePage
+
+    clock = Clock(0.0)
+    page = LivePage(str(tmp_path / "page.html"), watcher(), clock=clock)
+    for _ in range(5):  # a burst: five batches in 0.5 s each said something
+        page.after(True)
+        clock.now += 0.1
+    assert page.writes == 0
+    page.after(False)
+    assert page.writes == 1
+    page.after(False)
+    assert page.writes == 1
+    for _ in range(15):  # announcements that never stop: one write a second
+        page.after(True)
+        clock.now += 0.1
+    assert page.writes == 2
+    page.flush()
+    assert page.writes == 3 and (tmp_path / "page.html").exists()
+
+
+def test_a_slow_page_does_not_hold_up_the_watch(tmp_path, monkeypatch):
+    """The page is made and written by a thread of its own: the watch reads and announces
+    while a page is being written; pages asked for meanwhile are one page, the last."""
+    from revoke_audit import watch_page
+    from revoke_audit.watch_page import LivePage
+
+    release, started, written = threading.Event(), threading.Event(), []
+
+    def slow(path, pieces):
+        started.set()
+        assert release.wait(60)
+        written.append("".join(pieces))
+
+    monkeypatch.setattr(watch_page, "write_page", slow)
+    w, path = watcher(), tmp_path / "t1.pbn"
+    page = LivePage(str(tmp_path / "page.html"), w)
+    page.after(True)
+    page.after(False)  # the burst is over: the page (no board yet) is being written
+    assert started.wait(60)
+    write(path, REVOKE.text(1, 52))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]  # meanwhile, the watch goes on
+    for _ in range(3):
+        page.after(True)
+        page.after(False)
+    release.set()
+    page.flush()
+    assert len(written) == 2 and page.writes == 4
+    assert "Board 2, table 1" not in written[0] and "Board 2, table 1" in written[1]
+
+
+def test_a_page_that_cannot_be_written_stops_the_watch(tmp_path):
+    from revoke_audit.targets import ReportError
+    from revoke_audit.watch_page import LivePage
+
+    page = LivePage(str(tmp_path / "missing" / "page.html"), watcher())
+    page.after(True)
+    page.after(False)
+    with pytest.raises(ReportError, match="cannot write .*page.html"):
+        page.flush()
+
+
+def _complete(text: str) -> bool:
+    from test_html import Tree
+    tree = Tree(text)
+    return text.rstrip().endswith("</html>") and bool(tree.root.all("section", "summary"))
+
+
+def test_the_page_follows_the_watch_and_is_never_seen_half_written(tmp_path):
+    """A watch over a folder with --html outside it: a revoke written card by card appears on
+    the page (its board's section, ruled at the table: 64A2); the corrected record takes it
+    off; a reader reading the page all along never finds it half written."""
+    club, page = tmp_path / "club", tmp_path / "page.html"
+    club.mkdir()
+    proc, out, err = _watch(str(club), "--html", str(page), "--jsonl", "-", "--no-equity")
+    assert page.exists()  # written once the files are read, before the watch says it watches
+    seen, stop = [], threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            seen.append(_complete(page.read_text(encoding="utf-8")))
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        for cards in range(1, 53):
+            save_whole(club / "t1.pbn", REVOKE.text(1, cards, placeholders=True))
+        (new,) = _take(out, 1)
+        assert (new["kind"], new["code"]) == (NEW, "RV001")
+        section = _wait_for_page(page, lambda s: "Board 2, table 1" in s)["Board 2, table 1"]
+        assert "one trick transferred to North-South (64A2)" in _rulings(section)
+        save_whole(club / "t1.pbn", corrected(REVOKE.text(1, 52)))
+        (gone,) = _take(out, 1)
+        assert gone["kind"] == WITHDRAWN
+        _wait_for_page(page, lambda s: s == {})
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert len(seen) > 10 and all(seen), f"{seen.count(False)} of {len(seen)} reads incomplete"
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+
+
+def _wait_for_page(page: Path, ready, timeout: float = 60):
+    """The page's sections once ``ready`` says they are as expected (a guard against a hang,
+    not a measure: the page is written after the burst that changed it)."""
+    import time
+    end = time.monotonic() + timeout
+    while True:
+        sections = _sections(_page(page))
+        if ready(sections):
+            return sections
+        assert time.monotonic() < end, sorted(sections)
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("where", ["inside", "named", "log"])
+def test_an_output_in_a_watched_folder_or_over_an_input_is_a_usage_error(tmp_path, where):
+    """The watch would follow its own page (every rewrite an event), or write over what it
+    reads: refused before anything is read, as audit refuses an output over an input."""
+    from click.testing import CliRunner
+
+    from revoke_audit.cli import main
+    club = tmp_path / "club"
+    (club / "sub").mkdir(parents=True)
+    write(club / "t1.pbn", REVOKE.text(1, 52))
+    log = tmp_path / "log.csv"
+    log.write_text("source,event,board,room,trick,seat,fact,value\n")
+    target = {"inside": club / "sub" / "page.html", "named": club / "t1.pbn",
+              "log": log}[where]
+    for option in ("--html", "--jsonl"):
+        args = ["watch", str(club), option, str(target), "--idle", "0.1"]
+        if where == "log":
+            args += ["--table-facts", str(log)]
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2, (option, r.output)
+        assert option in r.output or "watched" in r.output
+    assert not (club / "sub" / "page.html").exists()
+    assert (club / "t1.pbn").read_text() == REVOKE.text(1, 52)
+    assert log.read_text().startswith("source,")

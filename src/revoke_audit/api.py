@@ -58,6 +58,8 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     boards, findings = [], []
     paths = as_paths(paths)
     page = _page(html, paths, options, limits, engine, select, ignore, baseline)
+    if page is not None:
+        page.fields = fields  # scored by the time the page is written
     rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
     for r in screen(fields.noted(rendered), selection, known):
         if r.row is not None:

@@ -31,7 +31,7 @@ from .rescore import METHODS, Deferred, Fields
 from .standings import STANDING_COLUMNS, changes, standings
 from .run import render_sources
 from .sarif import write_sarif
-from .targets import Input, Output, clash
+from .targets import Input, Output, clash, inside
 from .streamed_json import JsonSpools, placeholder, write_document
 from .selection import ALL, Selection, check_prefixes, screen
 from .table_facts import TableFacts, TableFactsError, read_table_facts
@@ -347,6 +347,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             collected = JsonSpools(f"the --format {fmt} document")
         documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
         fields = Fields(scoring)
+        if page is not None:
+            page.fields = fields  # scored by the time the page is written
         with Reports(boards, findings, documents,
                      [(standings_path, STANDING_COLUMNS)] if standings_path else []) as reports, \
                 closing(render_sources(
@@ -633,8 +635,9 @@ class SelectionError(click.ClickException):
               help="also write the board as a page for the director (HTML, printable)")
 def explain(file, board, room, game, round_, table, teams, laws, discovered, table_facts,
             html_path) -> None:
-    """Explain one board of FILE: the deal, the play trick by trick, the ruling."""
-    from .explain import describe, explain_text, find_board
+    """Explain one board of FILE: the deal, the play trick by trick, the ruling, and the
+    board's field before and after when FILE holds other tables of it."""
+    from .explain import describe, explain_text, field_of, find_board
 
     if html_path:
         _no_clash((("--html", "page", html_path),), [file], table_facts, None)
@@ -656,13 +659,15 @@ def explain(file, board, room, game, round_, table, teams, laws, discovered, tab
         listed = [describe(r) for r in matches[:20]] or ["no board"]
         more = [f"... and {len(matches) - 20} more"] if len(matches) > 20 else []
         raise SelectionError("\n  ".join([head] + listed + more))
-    audited = audit_board(matches[0], AuditOptions(laws, discovered, table_facts=log))
-    click.echo(explain_text(audited), nl=False)
+    options = AuditOptions(laws, discovered, table_facts=log)
+    audited = audit_board(matches[0], options)
+    field = field_of(file, audited, options) if file != "-" else None  # stdin is read
+    click.echo(explain_text(audited, field), nl=False)
     if html_path:
         from .html_page import board_page, write_page
 
         try:
-            write_page(html_path, board_page(audited))
+            write_page(html_path, board_page(audited, field))
         except ReportError as exc:
             raise IOFailure(str(exc)) from exc
 
@@ -743,18 +748,33 @@ def _replace(file_target, path: str, data: bytes) -> None:
               help="Law 64C figures for boards with an established revoke")
 @click.option("--table-facts", "table_facts", type=click.Path(dir_okay=False),
               help="a director's log (CSV), as for audit")
-def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, table_facts
-          ) -> None:
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="keep the director's page (as audit --html writes it) up to date: rewritten "
+                   "after each burst of changes that announced something")
+def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, table_facts,
+          html_path) -> None:
     """Follow PATHS (files or folders) as they are written and announce each finding once,
-    when it first appears, and again when a corrected record withdraws it.  A revoke announced
-    while its board's round is on is ruled as found at the table (64A)."""
+    when it first appears, again when what its ruling transfers changes, and when a corrected
+    record withdraws it.  A revoke announced while its board's round is on is ruled as found
+    at the table (64A)."""
     from .watch import Watch, announcement_json, announcement_line, follow
 
     for path in missing_paths(paths):
         raise IOFailure(f"cannot watch {path}: no such file or folder")
+    outputs = (("--jsonl", "the --jsonl file", jsonl), ("--html", "page", html_path))
+    _no_clash(outputs, [p for p in paths if not os.path.isdir(p)], table_facts, None)
+    for option, _kind, path in outputs:
+        folder = path and path != "-" and inside(path, [p for p in paths if os.path.isdir(p)])
+        if folder:
+            raise click.UsageError(f"{option} {path} is inside the watched folder {folder}: "
+                                   "the watch would follow its own output")
     log = _read_log(table_facts)
-    out = None if jsonl in (None, "-") else open(jsonl, "w", encoding="utf-8")
     on = Watch(AuditOptions(laws, equity=equity, table_facts=log), round_minutes)
+    page = None
+    if html_path:
+        from .watch_page import LivePage
+        page = LivePage(html_path, on)
+    out = None if jsonl in (None, "-") else open(jsonl, "w", encoding="utf-8")
 
     def say(a) -> None:
         if jsonl == "-":
@@ -769,8 +789,11 @@ def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, ta
     try:
         for a in on.start(paths, announce=not since_start):
             say(a)
+        if page is not None:
+            page.write()
         follow(on, list(paths), say, idle, poll,
-               ready=lambda: echo(f"watching {_many(len(on.files), 'file')}", err=True))
+               ready=lambda: echo(f"watching {_many(len(on.files), 'file')}", err=True),
+               settled=page.after if page is not None else None)
     except ImportError as exc:
         raise SettingsError(str(exc)) from exc
     except ReportError as exc:
@@ -782,8 +805,13 @@ def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, ta
     finally:
         if out is not None:
             out.close()
-    echo(f"watch ended: {_many(on.new, 'finding')} announced, {on.withdrawn} withdrawn, "
-         f"{on.standing} standing", err=True)
+    try:
+        if page is not None:  # what the page lacks when the watch ends (idle, Ctrl-C)
+            page.flush()
+    except ReportError as exc:
+        raise IOFailure(str(exc)) from exc
+    echo(f"watch ended: {_many(on.new, 'finding')} announced, {on.changed} changed, "
+         f"{on.withdrawn} withdrawn, {on.standing} standing", err=True)
     sys.exit(code)
 
 

@@ -9,11 +9,14 @@ import os
 import textwrap
 from typing import Iterable
 
-from .audit import BoardAudit
+from .audit import BoardAudit, audit_board
 from .director import ruling_text
 from .laws import Scoring
 from .laws.common import TABLE_RULING
-from .rows import board_row
+from .options import AuditOptions
+from .rescore import Fields
+from .rows import board_row, render
+from .standings import Traveller, Travellers
 from .cards import SEATS, SUITS, card_str, hand_str, seat_name
 from .findings import tricks
 from .formats import read_boards
@@ -79,20 +82,29 @@ def describe(rec: BoardRecord) -> str:
     return f"game {rec.game}: {what}{room} (line {rec.line}){why}"
 
 
-def explain_text(audit: BoardAudit) -> str:
-    """The whole explanation of one audited board, as text ending in a newline."""
+def explain_text(audit: BoardAudit, field: Traveller | None = None) -> str:
+    """The whole explanation of one audited board, as text ending in a newline; with
+    ``field`` (``field_of``), its field before and after at the end."""
     sections = [_header(audit), _diagram(audit.record), _log(audit), _play(audit),
-                _findings(audit), ruling_steps(audit), _director(audit)]
+                _findings(audit), ruling_steps(audit), _director(audit),
+                field_lines(field) if field is not None else []]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
 
 
 # --- header and deal -----------------------------------------------------------------------
 
+def _place(room: str) -> str:
+    """``table 5`` for a Table tag's number, ``open room`` for a room, "" for neither."""
+    if not room:
+        return ""
+    return f"table {room}" if room.isdigit() else f"{room} room"
+
+
 def _header(a: BoardAudit) -> list[str]:
     """Where the board comes from, what it is, and the code applied."""
     rec, row = a.record, board_row(a)
     title = ", ".join(x for x in (rec.event, f"board {rec.board or '?'}",
-                                  f"{rec.room} room" if rec.room else "") if x)
+                                  _place(rec.room)) if x)
     contract = rec.contract or "unknown"
     if contract == "Pass":
         contract = "passed out"
@@ -306,3 +318,57 @@ def _score_lines(a: BoardAudit, row: dict) -> list[str]:
     for note in notes:
         lines += _wrap("note: " + note)
     return lines
+
+
+# --- the board's field ---------------------------------------------------------------------
+
+def field_of(path: str | os.PathLike, audit: BoardAudit, options: AuditOptions,
+             scoring: str | None = None) -> Traveller | None:
+    """The field of the audited board (``standings.Traveller``) among the records of
+    ``path``: the boards of its event (Event, Section, Date) audited with ``options`` (the
+    audit's) and scored as ``audit`` scores a run of ``path`` (``scoring``: its
+    ``--scoring``); None when the board is not scored (no other table, nor a ScoreTable)."""
+    rec, own = audit.record, render(audit)
+    event = (rec.event, rec.tags.get("Section", ""), rec.date)
+    fields = Fields(scoring)
+    for other in read_boards([path]):
+        if (other.event, other.tags.get("Section", ""), other.date) != event:
+            continue
+        same = (other.source, other.line, other.game) == (rec.source, rec.line, rec.game)
+        fields.add(own if same else render(audit_board(other, options)))
+    return Travellers(fields.score()).of(own.row)
+
+
+def field_lines(t: Traveller) -> list[str]:
+    """A board's field as text: the method, then each result (``>`` the board's own table)
+    with its result, N-S score and N-S figure, before -> after where they differ."""
+    event = " ".join(p for p in t.key[:3] if p) or "no event"
+    lines = [f"The field: board {t.key[3]} of {event}, {t.results} results (> the table above)"]
+    lines += _wrap(t.how())
+    unit, after = ("", " IMPs") if t.imps else ("%", "%")
+    for r in t.rows:
+        who = (f"N-S {r.ns or '?'}, E-W {r.ew or '?'}" + (f" (x{r.times})" if r.times > 1 else "")
+               if r.ns or r.ew else "another table" if r.times == 1
+               else f"{r.times} other tables")  # a ScoreTable's row without pair ids
+        result = (r.result or "?") + (f" by {r.declarer}" if r.declarer else "")
+        if r.result_adjusted != r.result:
+            result += f" -> {r.result_adjusted or '?'}"
+        score = f"N-S {r.score:+d}" + (f" -> {r.score_adjusted:+d}"
+                                       if r.score != r.score_adjusted else "")
+        figure = f"{t.figure(r.figure)}{unit} -> {t.figure(r.figure_adjusted)}{after}"
+        # a score or figure before -> after is never cut across lines (no-break spaces)
+        text = (f"{_place(r.room) + ': ' if r.room else ''}{who}: {result}, "
+                f"{_unbroken(score)}; {_unbroken(figure)}")
+        wrapped = [line.replace(NBSP, " ") for line in _wrap(text)]
+        if r.own:
+            wrapped[0] = ">" + wrapped[0][1:]
+        lines += wrapped
+    return lines
+
+
+NBSP = "\xa0"
+
+
+def _unbroken(text: str) -> str:
+    """``text`` that ``textwrap`` keeps on one line (it breaks at ASCII whitespace only)."""
+    return text.replace(" ", NBSP)

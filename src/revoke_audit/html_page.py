@@ -3,8 +3,9 @@
 A summary (files, boards by status, findings by code as an inline SVG chart, the options that
 rule), one section per irregular board (where it is, the deal as a compass diagram, the
 auction, the play trick by trick with the offending cards framed and marked, what the offender
-held, the director's log, the ruling's arithmetic as ``explain`` gives it and the Director's
-ruling), and the record errors in a sortable table.  Clean boards are counted, not listed.
+held, the director's log, the ruling's arithmetic as ``explain`` gives it, the Director's
+ruling and, when the board was rescored, its field before and after), the rank changes, and
+the record errors in a sortable table.  Clean boards are counted, not listed.
 
 The run's rows come from worker processes without the objects a diagram needs, so the page
 keeps only the irregular boards' rows as the run goes, and at the end reads again the files
@@ -27,8 +28,10 @@ from .explain import EXTRA, NONE, REVOKE, play_marks, ruling_steps, trick_entrie
 from .formats import Limits, read_file
 from .options import AuditOptions
 from .record import BoardRecord
+from .rescore import Fields
 from .rows import Rendered, render
 from .scoring import result_string
+from .standings import Traveller, Travellers, rank_changes, standings
 from .visible import decodable, visible
 
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -103,9 +106,11 @@ def auction_rows(calls: Sequence[str], dealer: int | None) -> list[list[dict | N
 
 # --- one irregular board --------------------------------------------------------------------
 
-def section(r: Rendered, a: BoardAudit | None, number: int) -> dict:
-    """What a board's section shows: its row and findings (as the reports give them) and, when
-    the audit is at hand (``a``), the deal, the auction, the play and the ruling's steps."""
+def section(r: Rendered, a: BoardAudit | None, number: int,
+            field: Traveller | None = None) -> dict:
+    """What a board's section shows: its row and findings (as the reports give them), when
+    the audit is at hand (``a``) the deal, the auction, the play and the ruling's steps, and
+    when the board was rescored its field (``field``) before and after."""
     row = r.row
     names = [row["north"], row["east"], row["south"], row["west"]]
     out = {
@@ -118,6 +123,7 @@ def section(r: Rendered, a: BoardAudit | None, number: int) -> dict:
                               row["score_ns"]),
         "after": _with_score(row["result_adjusted"], row["score_ns_adjusted"]),
         "audit": a is not None, "log": None,
+        "field": _field(field) if field is not None else None,
     }
     if a is not None:
         out.update(_from_audit(a))
@@ -137,6 +143,25 @@ def _from_audit(a: BoardAudit) -> dict:
         "tricks": _tricks(a), "steps": [s.strip().replace(" -> ", " → ") for s in ruling_steps(a)[1:]],
         "edition": a.ruling.edition, "log": _log(a),
     }
+
+
+def _field(t: Traveller) -> dict:
+    """A board's field as its table shows it: each result's cells, before -> after where
+    the adjustments change them, the board's own table marked."""
+    def change(before: str, after: str) -> tuple[str, str | None]:
+        """(before, after), after None when it is the same."""
+        return before, (None if before == after else after)
+
+    rows = [{"room": r.room, "ns": r.ns or "—", "ew": r.ew or "—", "times": r.times,
+             "own": r.own, "contract": _contract(r.contract), "declarer": r.declarer,
+             "result": change(r.result or "?", r.result_adjusted or "?"),
+             "score": change(f"{r.score:+d}", f"{r.score_adjusted:+d}"),
+             "figure": (t.figure(r.figure), t.figure(r.figure_adjusted))}
+            for r in t.rows]
+    rooms = [r.room for r in t.rows if r.room]
+    place = ("table" if all(room.isdigit() for room in rooms) else "room") if rooms else None
+    return {"how": t.how(), "results": t.results, "unit": "IMPs" if t.imps else "%",
+            "board": t.key[3], "rows": rows, "place": place}
 
 
 def _contract(text: str | None) -> dict | None:
@@ -240,6 +265,12 @@ class Page:
     irregular: list[Rendered] = field(default_factory=list)
     errors: list[dict] = field(default_factory=list)
     errors_total: int = 0
+    #: the run's fields (``rescore``), scored by the time the page is written: each rescored
+    #: board's section shows its field, the summary the rank changes
+    fields: Fields | None = None
+    #: The audits the run already holds, by (source, line, game): shown as they are instead of
+    #: read again (``watch --html``: each board as the watch ruled it); None: read again.
+    audits: dict[tuple, BoardAudit] | None = None
 
     def add(self, r: Rendered) -> None:
         """One item of the run: a board (or a run of clean ones), or the log's own findings."""
@@ -260,7 +291,10 @@ class Page:
         first ``MAX_SECTIONS`` read again, and those boards audited again with the run's
         options (a board from standard input or a URL is shown from its rows alone)."""
         shown = self.irregular[:MAX_SECTIONS]
-        audits = _audits(shown, self.sources, self.options, self.limits)
+        travellers = (Travellers(self.fields.score(), [r.row for r in shown])
+                      if self.fields is not None else None)
+        audits = _audits(shown, self.sources, self.options, self.limits) \
+            if self.audits is None else iter(self.audits.items())
         ready: dict[tuple, BoardAudit] = {}  # audits read ahead of their turn (rarely any)
         for i, r in enumerate(shown, 1):
             key = _key(r.row)
@@ -269,7 +303,8 @@ class Page:
                 if item is None:  # not read again (standard input): its rows alone
                     break
                 ready[item[0]] = item[1]
-            yield section(r, ready.pop(key, None), i)
+            traveller = travellers.of(r.row) if travellers is not None else None
+            yield section(r, ready.pop(key, None), i, traveller)
 
     def pieces(self) -> Iterator[str]:
         """The page's text, piece by piece (written through ``report.Reports``)."""
@@ -287,7 +322,15 @@ class Page:
             "sections": self.sections(), "max_sections": MAX_SECTIONS,
             "errors": self.errors, "errors_total": self.errors_total,
             "repairs": any(e["repair"] for e in self.errors),
+            "ranks": self.rank_changes(),
         }
+
+    def rank_changes(self) -> list[str] | None:
+        """Every pair whose rank the adjustments change, in the text output's words; None
+        when the run scored no field."""
+        if self.fields is None or not self.fields.score().results:
+            return None
+        return list(rank_changes(standings(self.fields.score())))
 
 
 def _key(row: dict) -> tuple:
@@ -394,10 +437,11 @@ def run_settings(options: AuditOptions, *, select: Sequence[str] = (), ignore: S
     return out
 
 
-def board_page(a: BoardAudit) -> str:
-    """The page of one board (``explain --html``): its section alone."""
+def board_page(a: BoardAudit, field: Traveller | None = None) -> str:
+    """The page of one board (``explain --html``): its section alone, with its field
+    (``explain.field_of``) when it has one."""
     template = _environment().get_template("board.html.j2")
-    s = section(render(a), a, 1)
+    s = section(render(a), a, 1, field)
     return template.render(title=f"revoke-audit: {s['title']}", sections=[s])
 
 

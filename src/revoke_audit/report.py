@@ -377,8 +377,9 @@ def finding_text(f: dict[str, object]) -> str:
     """``board 17 open: CODE [law] message`` for one findings row (no file, no line)."""
     where = (f"board {f['board']}" if f["board"] else f"game {f['game']}" if f["game"]
              else "director's log")
-    if f["room"]:
-        where += f" {f['room']}"
+    if f["room"]:  # a Table tag's number reads "table 5"; open, closed and names as written
+        room = str(f["room"])
+        where += f" table {room}" if room.isdigit() else f" {room}"
     law = f" [{f['law']}]" if f["law"] else ""
     known = " (marked ^R in the record: the table knew of it)" if f.get("marked") else ""
     return f"{where}: {f['code']}{law} {f['message']}{known}"

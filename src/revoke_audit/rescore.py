@@ -40,9 +40,6 @@ from .scoring.scoretable import check, own_row, parse_table, scores, table_metho
 
 METHODS = ("mp", "cross-imp", "butler", "teams")
 _NO_TEAMS = ("", "")
-# the cells kept as text, which repeat from board to board: one copy of each
-_SHARED = ("source", "event", "date", "room", "declarer", "contract", "north", "east", "south",
-           "west")
 _ROOMS = ("open", "closed")
 _WANTED = ("source", "line", "game", "event", "date", "board", "room", "vul", "declarer",
            "contract", "play", "tricks_stated", "score_ns", "score_ns_adjusted", "status",
@@ -69,6 +66,7 @@ class Entry(NamedTuple):
     contract: str  # as boards.csv writes it, and its declarer (N E S W): to find its row
     declarer: str  # in a ScoreTable
     table: tuple[str, tuple[str, ...]] | None  # its PBN ScoreTable: the tag, the lines
+    vul: str = ""  # as boards.csv writes it: with contract and score, the result shown
     index: int = -1  # its place among the run's entries (``Fields``)
 
 
@@ -199,6 +197,8 @@ class Scored(NamedTuple):
     figures: Figures
     notes: list[dict[str, object]]
     results: "Results"
+    largest: dict[tuple[str, str, str], int] = {}  # each event's largest matchpoint field
+    trim: int = 1  # the Butler datum's
 
 
 class Results:
@@ -212,6 +212,7 @@ class Results:
         self._method = array("b")
         self._before = array("d")
         self._after = array("d")
+        self._made: list[Result] | None = None  # ``__iter__``
 
     def add(self, index: int, method: str, before: float, after: float) -> None:
         """Entry ``index``'s figures by ``method``."""
@@ -248,7 +249,10 @@ class Results:
         return Result(self._fields.key_of(i), self._fields.entry(i), method, b, a)
 
     def __iter__(self) -> Iterator[Result]:
-        return map(self._result, range(len(self._index)))
+        """Every ``Result``, made on the first reading and kept: the same objects each time."""
+        if self._made is None:
+            self._made = [self._result(at) for at in range(len(self._index))]
+        return iter(self._made)
 
 
 class Fields:
@@ -325,7 +329,9 @@ class Fields:
                                  south, west))
         field = self._field((event, section, date), board.strip())
         number = self._shared.get
-        shared = (source, room, match, scoring, contract, declarer)
+        if quoted:
+            vul = _text(vul)
+        shared = (source, room, match, scoring, contract, declarer, vul)
         texts = number(shared)
         if texts is None:
             texts = self._number(_Shared._make(shared))
@@ -346,7 +352,7 @@ class Fields:
         at its commas (up to ``west``)."""
         if not rows:
             return True
-        (source, line, game, event, date, board, room, _vul, declarer, contract, _play,
+        (source, line, game, event, date, board, room, vul, declarer, contract, _play,
          _tricks, score, adjusted, status, scoring, north, east, south, west) = _CELLS(
             list(zip(*rows)))
         if (set(scoring) != {"duplicate"} or "unreadable" in status or "" in board
@@ -361,12 +367,12 @@ class Fields:
                   for b in map(str.strip, board)]
         number = self._shared.get
         texts = list(map(number, zip(source, room, repeat(""), repeat(""), contract,
-                                     declarer)))
+                                     declarer, vul)))
         names = list(map(number, zip(north, east, south, west)))
         for i, got in enumerate(texts):
             if got is None:
                 texts[i] = self._number(_Shared(source[i], room[i], "", "", contract[i],
-                                                declarer[i]))
+                                                declarer[i], vul[i]))
         for i, got in enumerate(names):
             if got is None:
                 names[i] = self._number((north[i], east[i], south[i], west[i]))
@@ -415,10 +421,10 @@ class Fields:
         """Entry ``index`` as an ``Entry``."""
         at = index * _STRIDE
         _field, before, after, line, game, texts, names = self._entries[at:at + _STRIDE]
-        source, room, match, scoring, teams, contract, declarer = self._texts(texts)
+        source, room, match, scoring, teams, contract, declarer, vul = self._texts(texts)
         return Entry._make((self._ordinals[index], source, line, game, room, match, before,
                             after, self._shared_list[names], scoring, teams, contract,
-                            declarer, self._tables.get(index), index))
+                            declarer, self._tables.get(index), vul, index))
 
     def scores(self, indexes: list[int]) -> tuple[list[int], list[int]]:
         """The N-S scores before and after the adjustments of entries ``indexes``."""
@@ -436,10 +442,10 @@ class Fields:
         teams), made once for all the entries that share them."""
         got = self._made.get(number)
         if got is None:
-            source, room, match, scoring, contract, declarer = self._shared_list[number]
+            source, room, match, scoring, contract, declarer, vul = self._shared_list[number]
             teams = tuple(match.split("|")[:2]) if match else _NO_TEAMS
             got = self._made[number] = (source, room, match or source, scoring, teams,
-                                        contract, declarer)
+                                        contract, declarer, vul)
         return got
 
     def once(self, indexes: Iterable[int]) -> tuple[list[int], dict[int, int], str]:
@@ -492,6 +498,7 @@ class _Shared(NamedTuple):
     scoring: str
     contract: str
     declarer: str
+    vul: str
 
 
 _STRIDE = 7  # numbers of an entry in ``Fields._entries``
@@ -557,7 +564,7 @@ def _score_all(fields: Fields) -> Scored:
                        "are not all named: this table's pairs cannot be followed across boards "
                        "and are left out of the standings")
                  for r in results.unnamed())
-    return Scored(figures, notes, results)
+    return Scored(figures, notes, results, dict(largest), trim)
 
 
 def _members(fields: Fields) -> dict[int, list[int]]:
@@ -641,17 +648,30 @@ def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: 
                            f"{got.column} for N-S {got.score:+d} is {got.theirs}, ours "
                            f"{got.ours} ({got.reason})"))
     n = len(field)
-    if name == "mp":
-        pair = (mp_percentages(field)[at], mp_percentages(after)[at])
-        results.add(e.index, name, *pair)
-        figures.put(e.index, _cells(n, name, mp=pair))
-        return
     if name == "teams":
         name = "cross-imp"
-    imps = cross_imps if name == "cross-imp" else lambda s: butler(s, trim)
-    pair = (imps(field)[at], imps(after)[at])
+    pair = (field_figures(name, field, trim)[at], field_figures(name, after, trim)[at])
     results.add(e.index, name, *pair)
-    figures.put(e.index, _cells(n, name, imps=pair))
+    if name == "mp":
+        figures.put(e.index, _cells(n, name, mp=pair))
+    else:
+        figures.put(e.index, _cells(n, name, imps=pair))
+
+
+def field_figures(method: str, scores: list[int], trim: int = 1,
+                  largest: int | None = None) -> list[float]:
+    """Each score's figure for N-S in a field of ``scores`` by ``method`` (``mp`` with
+    ``largest``: Neuberg's; ``cross-imp``, ``butler`` with ``trim``)."""
+    if method.startswith("mp"):
+        return mp_percentages(scores, largest)
+    if method == "butler":
+        return butler(scores, trim)
+    return cross_imps(scores)
+
+
+def place(source: object, line: object, game: object) -> tuple[str, int, int]:
+    """A board's place (source, line, game) as its ``Entry`` keeps it, from its row's values."""
+    return _text(safe_cell(source)), int(line or 0), int(game or 0)
 
 
 def _method(entries: list[Entry]) -> str:

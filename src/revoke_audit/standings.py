@@ -11,10 +11,13 @@ is left out of the standings (``rescore`` notes it, ``SC003``)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterator
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
-from .rescore import Result, Scored
-from .scoring.field import ordinal, ranks
+from .cards import SEATS
+from .rescore import Entry, Result, Scored, field_figures, place
+from .scoring import result_string, score_ns
+from .scoring.field import datum, ordinal, ranks
+from .scoring.scoretable import own_row, parse_table, scores
 
 STANDING_COLUMNS = ("event", "section", "direction", "pair", "boards", "score",
                     "score_adjusted", "rank", "rank_adjusted")
@@ -43,7 +46,12 @@ def standings(scored: Scored) -> list[dict[str, object]]:
 
 def changes(scored: Scored, table: list[dict[str, object]]) -> Iterator[str]:
     """What the adjustments did, for the text output: each adjusted board's pairs' figures
-    before and after, then every pair whose rank changed."""
+    before and after, then every pair whose rank changed (``rank_changes``)."""
+    yield from _board_changes(scored)
+    yield from rank_changes(table)
+
+
+def _board_changes(scored: Scored) -> Iterator[str]:
     adjusted = {r.key for r in scored.results if r.entry.before != r.entry.after}
     for key in sorted(adjusted, key=lambda k: (k[:3], _number(k[3]))):
         results = [r for r in scored.results if r.key == key]
@@ -55,12 +63,17 @@ def changes(scored: Scored, table: list[dict[str, object]]) -> Iterator[str]:
             yield (f"  N-S {ns}: {_figure(r.before, mp)} -> {_figure(r.after, mp)}, "
                    f"E-W {ew}: {_figure(_ew(r.before, mp), mp)} -> "
                    f"{_figure(_ew(r.after, mp), mp)}{change}")
+
+
+def rank_changes(table: list[dict[str, object]]) -> Iterator[str]:
+    """Every pair (or team) whose rank the adjustments change, best after first:
+    ``Ed North & Gus South (NS): 3rd -> 1st (50.00 -> 66.67)``."""
     for row in table:
         if row["rank"] != row["rank_adjusted"]:
             direction = f" ({row['direction']})" if row["direction"] else ""
             yield (f"{row['pair']}{direction}: {ordinal(row['rank'])} -> "
-                   f"{ordinal(row['rank_adjusted'])} ({row['score']} -> "
-                   f"{row['score_adjusted']})")
+                   f"{ordinal(row['rank_adjusted'])} ({row['score']:.2f} -> "
+                   f"{row['score_adjusted']:.2f})")
 
 
 def _events(results: list[Result]) -> dict[tuple, list[Result]]:
@@ -119,3 +132,175 @@ def _event(key: tuple) -> str:
 
 def _number(board: str) -> tuple[int, str]:
     return (int(board), board) if board.isdigit() else (1 << 30, board)
+
+
+# --- one board's field, as the director reads it ---------------------------------------------
+
+class TravellerRow(NamedTuple):
+    """One result of a board's field: the pairs, the contract, and before and after the
+    adjustments its result, N-S score and N-S figure (a percentage, or IMPs)."""
+
+    ns: str  # the N-S pair's names (a team's name), a ScoreTable's pair id; "" unknown
+    ew: str
+    contract: str
+    declarer: str  # N E S W, "" unknown
+    result: str  # "3NT+1"; "" unknown
+    result_adjusted: str
+    score: int
+    score_adjusted: int
+    figure: float
+    figure_adjusted: float
+    own: bool  # the board this traveller is shown for
+    times: int = 1  # the tables a ScoreTable's row stands for
+    room: str = ""  # its Table tag's number, or its room (Open, Closed)
+
+
+class Traveller(NamedTuple):
+    """A board's field (a scorer's traveller) before and after the adjustments, every result
+    highest N-S score (as played) first, the board's own table first of those alike (a teams
+    board: each match's open room, then its closed)."""
+
+    key: tuple[str, str, str, str]  # event, section, date, board
+    method: str  # as ``scoring_method``: mp, mp-neuberg, cross-imp, butler, teams
+    results: int  # how many compared (``field``)
+    rows: list[TravellerRow]
+    largest: int = 0  # the event's largest field (Neuberg's N)
+    datum: tuple[int, int] | None = None  # Butler's, before and after
+    trim: int = 1
+    from_table: bool = False  # the record's ScoreTable
+
+    @property
+    def imps(self) -> bool:
+        return not self.method.startswith("mp")
+
+    def figure(self, x: float) -> str:
+        """A figure as the traveller writes it: ``50.00`` (a percentage), ``+1.00`` (IMPs)."""
+        return f"{x:+.2f}" if self.imps else f"{x:.2f}"
+
+    def how(self) -> str:
+        """The method in words, with its numbers."""
+        n, big = self.results, self.largest
+        words = {
+            "mp": f"matchpoints: 2 per score beaten, 1 per tie, over a top of 2 x ({n} - 1) "
+                  f"= {2 * (n - 1)}",
+            "mp-neuberg": f"matchpoints, Neuberg's formula (the event's largest field is {big}):"
+                          f" (MP + 1) x {big} / {n} - 1, over a top of 2 x ({big} - 1) = "
+                          f"{2 * (big - 1)}",
+            "cross-imp": "cross-IMPs: the mean of the IMPs (WBF scale) against each of the "
+                         f"{n - 1} other results",
+            "teams": "teams: the IMPs (WBF scale) of each match's open room N-S score against "
+                     "its closed room's",
+        }
+        if self.method == "butler":
+            top = ("top and bottom result" if self.trim == 1
+                   else f"{self.trim} top and {self.trim} bottom results")
+            text = (f"Butler: IMPs (WBF scale) against the datum, the mean of the field "
+                    f"without its {top}, rounded to 10")
+            if self.datum is not None:
+                text += f": datum N-S {self.datum[0]:+d} before, {self.datum[1]:+d} after"
+        else:
+            text = words.get(self.method, self.method)
+        return ("the record's ScoreTable; " if self.from_table else "") + text
+
+
+class Travellers:
+    """The travellers of a run's scored boards (``Scored``), found by a board's row (its
+    source, line and game): what ``explain`` prints and the director's page shows.
+    ``rows``: only those boards' are wanted (a page of a few boards of a large run)."""
+
+    def __init__(self, scored: Scored,
+                 rows: Iterable[Mapping[str, object]] | None = None) -> None:
+        self.scored = scored
+        wanted = None if rows is None else {_place(row) for row in rows}
+        self._at: dict[tuple[str, int, int], Result] = {}
+        for r in scored.results:
+            at = (r.entry.source, r.entry.line, r.entry.game)
+            if wanted is None or at in wanted:
+                self._at[at] = r
+        keys = {r.key for r in self._at.values()}
+        self._fields: dict[tuple, list[Result]] = defaultdict(list)
+        for r in scored.results:
+            if r.entry.table is None and r.key in keys:
+                self._fields[r.key].append(r)
+
+    def of(self, row: Mapping[str, object]) -> Traveller | None:
+        """The traveller of the board of ``row``; None when it was not scored."""
+        mine = self._at.get(_place(row))
+        if mine is None:
+            return None
+        if mine.entry.table is not None:
+            return _table_traveller(mine, self.scored.trim)
+        results = self._fields[mine.key]
+        rows = [_row(r, r is mine) for r in results]
+        if mine.method != "teams":
+            rows.sort(key=lambda t: (-t.score, not t.own))
+        scores = [r.entry.before for r in results], [r.entry.after for r in results]
+        butler = (datum(scores[0], self.scored.trim), datum(scores[1], self.scored.trim)) \
+            if mine.method == "butler" else None
+        return Traveller(mine.key, mine.method, len(results), rows,
+                         self.scored.largest.get(mine.key[:3], len(results)), butler,
+                         self.scored.trim)
+
+
+def _place(row: Mapping[str, object]) -> tuple[str, int, int]:
+    return place(row["source"], row["line"], row["game"])
+
+
+def _row(r: Result, own: bool) -> TravellerRow:
+    e = r.entry
+    ns, ew = _pairs(r) if any(e.names) else ("", "")
+    return TravellerRow(ns, ew, e.contract, e.declarer, _result_of(e, e.before),
+                        _result_of(e, e.after), e.before, e.after, r.before, r.after, own,
+                        room=e.room)
+
+
+def _result_of(e: Entry, score: int) -> str:
+    """The result that scores ``score`` for N-S in the entry's contract (the score is the
+    table's, as it was played or adjusted); "" when none does (a score not a result's)."""
+    declarer = SEATS.index(e.declarer) if e.declarer in SEATS else None
+    for tricks in range(14):
+        if score_ns(e.contract, declarer, e.vul or None, tricks) == score:
+            return result_string(e.contract, tricks)
+    return ""
+
+
+def _table_traveller(mine: Result, trim: int) -> Traveller | None:
+    """The traveller of a record scored on its ScoreTable: the table's rows, the record's own
+    (one of the tables its row stands for) apart, with its result as played and adjusted."""
+    e = mine.entry
+    table = parse_table(*e.table)
+    own = own_row(table, e.before, e.contract, e.declarer)
+    field = scores(table)
+    at = field.index(e.before)
+    after = field[:at] + [e.after] + field[at + 1:]
+    before_of = dict(zip(field, field_figures(mine.method, field, trim)))
+    after_of = dict(zip(after, field_figures(mine.method, after, trim)))
+    rows = []
+    for row in table.rows:
+        score, times = int(row["Score_NS"]), int(row.get("Multiplicity", "1"))
+        if row is own:
+            rows.append(_row(mine, True))
+            times -= 1
+        if times:
+            result = _table_result(row)
+            rows.append(TravellerRow(_pair_id(row, "NS"), _pair_id(row, "EW"),
+                                     row.get("Contract", ""), row.get("Declarer", ""), result,
+                                     result, score, score, before_of[score], after_of[score],
+                                     False, times))
+    rows.sort(key=lambda t: (-t.score, not t.own))
+    butler = (datum(field, trim), datum(after, trim)) if mine.method == "butler" else None
+    return Traveller(mine.key, mine.method, len(field), rows, len(field), butler, trim, True)
+
+
+def _table_result(row: dict[str, str]) -> str:
+    """A ScoreTable row's result: its contract and tricks (``Result``), as boards.csv writes
+    a result; else its ``Result`` as written."""
+    text = row.get("Result", "")
+    if text.isdigit() and row.get("Contract"):
+        return result_string(row["Contract"], int(text)) or text
+    return text
+
+
+def _pair_id(row: dict[str, str], side: str) -> str:
+    pair = row.get(f"PairId_{side}", "")
+    return f"pair {pair}" if pair else ""

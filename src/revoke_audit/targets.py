@@ -143,6 +143,31 @@ def identity(path: str) -> tuple:
     return ("path", os.path.realpath(path))
 
 
+def inside(path: str, folders: Iterable[str]) -> str | None:
+    """The first of ``folders`` that holds ``path`` at any depth (compared by device and inode,
+    after symbolic links, as ``identity``), or None."""
+    wanted: dict[tuple, str] = {}
+    for folder in folders:
+        try:
+            st = os.stat(folder)
+        except (OSError, ValueError):
+            continue
+        wanted[(st.st_dev, st.st_ino)] = folder
+    at = os.path.dirname(os.path.realpath(path))
+    while wanted:
+        try:
+            st = os.stat(at)
+        except (OSError, ValueError):
+            st = None
+        if st is not None and (st.st_dev, st.st_ino) in wanted:
+            return wanted[(st.st_dev, st.st_ino)]
+        up = os.path.dirname(at)
+        if up == at:
+            break
+        at = up
+    return None
+
+
 def clash(outputs: Sequence[Output], inputs: Iterable[Input]) -> str | None:
     """The first output that names another output or an input, as a one-line message; None
     when every output is a file of its own."""

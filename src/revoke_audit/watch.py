@@ -11,12 +11,20 @@ corrected record no longer has it.
 - **What is forgotten**: a file that vanishes, and a board that leaves its file, are dropped
   without a word; when the same board appears again (the file renamed or rotated, rewritten
   whole, truncated and written again) it keeps what was announced of it.
+- **What changes**: a finding's words are kept up to date as its board is audited again; it is
+  said again (``"changed"``) only when what its ruling transfers changes (its code, Law or
+  tricks transferred: the offending side wins a later trick, and 64A1 transfers its second
+  trick or 64A2 its first).
 - **The round** (Laws 64A, 64B4, 64B5): a revoke first announced while its board's round is on
   is ruled as found at the table, and that board stays so ruled.  The round of a board is over
   when a later board of the same table has begun in the same file (the same Table tag, or room
   when there is none), or when its record has been complete (13 tricks, a claim, or a stated
   result) for longer than ``round_minutes``, counted from the file's modification time when the
   watch first read it complete.  A finding first read after that is ruled after the round.
+
+- **The page** (``watch --html``, ``watch_page``): the audit that ruled a board is kept while
+  what is announced of it makes it irregular (``boards``), so the page shows each board as the
+  watch ruled it; other boards keep their status alone, and a board that left its file nothing.
 
 ``Watch`` holds that state and says what to announce; ``follow`` drives it from the system's
 file events (the ``watchfiles`` library, the ``watch`` extra), polling only when asked to."""
@@ -32,6 +40,7 @@ from datetime import datetime
 from typing import Callable, Iterable, Iterator
 
 from .audit import BoardAudit, audit_board
+from .codes import board_status
 from .findings import Finding
 from .formats import iter_sources, read_file, recognised
 from .laws import AFTER_ROUND, TABLE
@@ -40,9 +49,9 @@ from .record import BoardRecord
 from .replay.coherence import with_neighbours
 from .replay.model import CLAIMED, COMPLETE
 from .report import text_line
-from .rows import finding_row
+from .rows import LeanRow, Rendered, board_row, finding_row
 
-NEW, WITHDRAWN = "new", "withdrawn"
+NEW, CHANGED, WITHDRAWN = "new", "changed", "withdrawn"
 ROUND_MINUTES = 15.0
 #: Codes a board still being played does not announce yet: the next cards settle them (a revoke
 #: not yet established; a card missing mid-play, which turns out a defective trick or not).
@@ -50,13 +59,15 @@ PROVISIONAL = ("RV004", "RC013")
 #: Names a program saves through before it renames the file into place: never followed.
 TEMPORARY = (".tmp", ".temp", ".part", ".partial", ".swp", ".swx", "~", ".bak", ".crdownload")
 ORPHANS = 10_000  # boards kept after they left their file, to know them when they come back
+CLEAN, IRREGULAR = "clean", "irregular"
 MISSING = ("revoke-audit watch needs the watchfiles library: pip install 'revoke-audit[watch]'")
 
 
 @dataclass(frozen=True)
 class Announcement:
-    """One thing to say: ``kind`` ``"new"`` or ``"withdrawn"``, at ``time`` (seconds since
-    the epoch), of ``finding`` (its findings.csv row)."""
+    """One thing to say: ``kind`` ``"new"``, ``"changed"`` (what its ruling transfers) or
+    ``"withdrawn"``, at ``time`` (seconds since the epoch), of ``finding`` (its findings.csv
+    row, as it is now; a withdrawn one as it last was)."""
 
     time: float
     kind: str
@@ -72,6 +83,8 @@ class _Board:
     complete_since: float | None = None
     table: bool = False  # a revoke of it was announced during its round: found at the table
     over: bool = False  # its table has begun another board
+    status: str = CLEAN  # by what is announced of it (``codes.board_status``)
+    audit: BoardAudit | None = None  # the audit that ruled it, kept while it is irregular
 
 
 @dataclass
@@ -92,7 +105,7 @@ class Watch:
         self.clock = clock
         self.files: dict[str, _File] = {}
         self._orphans: OrderedDict[tuple, _Board] = OrderedDict()
-        self.new = self.withdrawn = 0
+        self.new = self.changed = self.withdrawn = 0
 
     def start(self, paths: Iterable[str], announce: bool = True) -> list[Announcement]:
         """Read every hand record under ``paths`` as the audit command would find them;
@@ -107,6 +120,19 @@ class Watch:
     def standing(self) -> int:
         """Findings announced and not withdrawn."""
         return sum(len(b.announced) for f in self.files.values() for b in f.boards.values())
+
+    def boards(self) -> Iterator[tuple[Rendered, BoardAudit | None]]:
+        """Each board followed (files by name, boards in file order) as the director's page
+        takes it: its rows, with the findings as last announced and its status by them, and
+        the audit that ruled it when it is irregular (else its status alone, and None)."""
+        for path in sorted(self.files):
+            for board in self.files[path].boards.values():
+                findings = list(board.announced.values())
+                if board.audit is None:
+                    yield Rendered(LeanRow(status=board.status), findings), None
+                else:
+                    row = {**board_row(board.audit), "status": board.status}
+                    yield Rendered(row, findings), board.audit
 
     def read(self, path: str) -> list[Announcement]:
         """``path`` changed (or appeared, or vanished): what to announce."""
@@ -151,7 +177,8 @@ class Watch:
     def _board(self, record: BoardRecord, neighbours, old: _Board | None, over: bool,
                mtime: float, unfinished: bool) -> tuple[_Board, list[Announcement]]:
         signature = _signature(record)
-        if old is not None and old.signature == signature and old.over == over:
+        if old is not None and old.signature == signature and old.over == over and (
+                old.audit is not None or old.status != IRREGULAR):  # else back from orphans
             return old, []
         board = old or _Board(signature)
         board.signature, board.over = signature, over
@@ -162,14 +189,21 @@ class Watch:
         found = {_identity(f): f for f in _settled(audit.findings, unfinished, in_play)}
         said = [Announcement(now, WITHDRAWN, row) for k, row in board.announced.items()
                 if k not in found]
-        board.announced = {k: row for k, row in board.announced.items() if k in found}
-        for k, f in found.items():
-            if k not in board.announced:
-                board.announced[k] = row = finding_row(audit, f)
+        before = board.announced
+        board.announced = {}
+        for k, f in found.items():  # each kept in its words now
+            board.announced[k] = row = finding_row(audit, f)
+            if k not in before:
                 said.append(Announcement(now, NEW, row))
                 board.table = board.table or (audit.round_on and f.code.startswith("RV"))
-        self.new += sum(1 for a in said if a.kind == NEW)
-        self.withdrawn += len(said) - sum(1 for a in said if a.kind == NEW)
+            elif _transfer(row) != _transfer(before[k]):
+                said.append(Announcement(now, CHANGED, row))
+        board.status = board_status(str(row["code"]) for row in board.announced.values())
+        board.audit = audit if board.status == IRREGULAR else None
+        kinds = [a.kind for a in said]
+        self.new += kinds.count(NEW)
+        self.changed += kinds.count(CHANGED)
+        self.withdrawn += kinds.count(WITHDRAWN)
         return board, said
 
     def _audit(self, record: BoardRecord, neighbours, board: _Board, over: bool,
@@ -192,6 +226,7 @@ class Watch:
         return audit
 
     def _orphan(self, where: tuple, board: _Board) -> None:
+        board.audit = None  # audited again if it comes back
         self._orphans[where] = board
         while len(self._orphans) > ORPHANS:
             self._orphans.popitem(last=False)
@@ -247,6 +282,12 @@ def _identity(f: Finding) -> tuple:
     if f.code.startswith("RV"):
         return ("RV", f.trick, f.seat, f.card)
     return (f.code, f.trick, f.seat, f.card, f.message)
+
+
+def _transfer(row: dict[str, object]) -> tuple:
+    """What a finding's ruling transfers: its code, Law and tricks transferred (64A1 gives
+    its second trick, 64A2 its first, once the offending side wins a later trick)."""
+    return row["code"], row["law"], row["transferred"]
 
 
 def _keys(records: list[BoardRecord]) -> Iterator[tuple]:
@@ -306,12 +347,14 @@ def followed(path: str, named: dict[str, str], folders: dict[str, str]) -> str |
 
 def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
            idle: float | None = None, poll: float | None = None,
-           ready: Callable[[], None] | None = None) -> None:
+           ready: Callable[[], None] | None = None,
+           settled: Callable[[bool], None] | None = None) -> None:
     """Announce changes under ``paths`` (files or folders, read once by ``Watch.start``)
     through ``say`` until ``idle`` seconds pass without one (forever when None).  File events
     come from the system; ``poll`` seconds: poll instead (network filesystems, where events do
     not arrive).  ``ready``: called once the events are watched and what changed before that
-    has been read."""
+    has been read.  ``settled(said)``: called after each batch of events has been read (and
+    each wait without one, at most a second apart), ``said`` whether it announced anything."""
     try:
         import watchfiles
     except ImportError as exc:
@@ -334,11 +377,13 @@ def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
             shown = sorted(set(shown) | set(iter_sources(list(paths))) | set(watch.files))
         elif poll is not None:
             shown = sorted(set(shown) | set(watch.files))
-        heard = bool(batch)
+        heard, spoke = bool(batch), False
         for path in shown:
             for a in watch.read(path):
-                heard = True
+                heard = spoke = True
                 say(a)
+        if settled is not None:
+            settled(spoke)
         if not started:
             started = True
             if ready is not None:
@@ -353,9 +398,9 @@ def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
 
 def announcement_line(a: Announcement) -> str:
     """``21:04:07 path:line: board 2: RV001 [64A2] ...`` as the text report says the finding,
-    after the time; a withdrawn one says so first."""
+    after the time; a changed or withdrawn one says so first."""
     when = time.strftime("%H:%M:%S", time.localtime(a.time))
-    kind = "withdrawn: " if a.kind == WITHDRAWN else ""
+    kind = "" if a.kind == NEW else f"{a.kind}: "
     return f"{when} {kind}{text_line(a.finding)}"
 
 

@@ -154,9 +154,14 @@ class Laws2017:
             return "64B5", ("found after the round ended: too late for the 62D correction of a "
                             "trick-12 revoke and no automatic transfer (64B5); refer to the "
                             "Director under 64C")
-        moved = self._would_move(rp, fact)
-        if not moved:
+        if not self.transfer(rp, fact, TrickPool(rp, winners(rp)))[0]:
             return None  # none was due at the table either (64B1)
+        moved = self._would_move(rp, fact, earlier)
+        if not moved:
+            return "64B5", ("found after the round ended: no automatic transfer (64B5); refer "
+                            "to the Director under 64C (had attention been drawn in time, no "
+                            "trick would have been transferred for it: the tricks "
+                            f"{side_name(fact.seat)} won from it on go to an earlier revoke)")
         return "64B5", ("found after the round ended: no automatic transfer (64B5); refer to "
                         "the Director under 64C (had attention been drawn in time, "
                         f"{tricks(moved)} would have been transferred)")
@@ -233,8 +238,14 @@ class Laws2017:
         return (f"; the record does not show who won trick {fact.trick}: had "
                 f"{seat_name(fact.seat)} won it, 64A1 would transfer {tricks(a1)}")
 
-    def _would_move(self, rp: Replay, fact: RevokeFact) -> int:
+    def _would_move(self, rp: Replay, fact: RevokeFact, earlier: list[RevokeFact]) -> int:
+        """What the table would have transferred for ``fact``: the board's revokes before it
+        ruled as found in time, each trick moving once (64A)."""
         pool = TrickPool(rp, winners(rp))
+        for i, e in enumerate(earlier):
+            if (self.established(rp, e) and not self.corrects_twelfth(rp, e)
+                    and self.exception(rp, e, earlier[:i], TABLE) is None):
+                self.transfer(rp, e, pool)
         return self.transfer(rp, fact, pool)[0]
 
     # --- the twelfth trick, defective tricks ---------------------------------------------
