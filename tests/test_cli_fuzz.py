@@ -19,8 +19,13 @@ def test_damaged_inputs_through_the_whole_command(tmp_path):
     assert outcome.runs == 6 and outcome.boards >= 300
 
 
-def test_the_inputs_are_the_same_for_a_seed(tmp_path):
+def test_the_inputs_are_the_same_for_a_seed(tmp_path, monkeypatch):
+    """Whenever they are made: the clock (a zip member's time) moves between the two."""
+    import time
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now)
     a = fuzz_cli.make_inputs(tmp_path / "a", 20, seed=5)
+    monkeypatch.setattr(time, "time", lambda: now + 3600)
     b = fuzz_cli.make_inputs(tmp_path / "b", 20, seed=5)
     assert [(p.name, p.read_bytes()) for p in a] == [(p.name, p.read_bytes()) for p in b]
     c = fuzz_cli.make_inputs(tmp_path / "c", 20, seed=6)
