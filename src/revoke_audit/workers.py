@@ -231,7 +231,11 @@ def stop(pool: ProcessPoolExecutor) -> None:
     its default: they die without a word), instead of waiting for the work they hold.  The
     executor has no public call for this before Python 3.14 (``terminate_workers``)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown drops it
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.exitcode is None:
             process.terminate()
+    if manager is not None:  # it closes its wake-up pipe as the workers die: let it finish
+        manager.join(timeout=30)  # now, not while the interpreter's exit writes to that pipe
+        # (Python 3.11's concurrent.futures._python_exit: "Bad file descriptor" on stderr)
