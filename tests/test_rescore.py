@@ -364,7 +364,8 @@ def test_a_boards_report_file_is_written_as_the_boards_come(tmp_path):
     # not held back until the fields are scored: its figure cells are filled in afterwards
     # (a copy of its lines), and only when a field was scored
     from revoke_audit.report import Reports
-    from revoke_audit.rescore import Deferred, Fields
+    from revoke_audit.field_reports import Deferred
+    from revoke_audit.rescore import Fields
 
     fields = Fields()
     with Reports([str(tmp_path / "boards.csv")]) as reports:

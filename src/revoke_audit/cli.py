@@ -27,7 +27,8 @@ from .formats import Limits, iter_sources, missing_paths
 from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
                      silence_stdout, text_line)
-from .rescore import METHODS, Deferred, Fields
+from .field_reports import Deferred
+from .rescore import METHODS, Fields
 from .standings import STANDING_COLUMNS, changes, standings
 from .run import render_sources
 from .sarif import write_sarif
