@@ -268,7 +268,7 @@ class Page:
     #: the run's fields (``rescore``), scored by the time the page is written: each rescored
     #: board's section shows its field, the summary the rank changes
     fields: Fields | None = None
-    #: The audits the run already holds, by (source, line, game): shown as they are instead of
+    #: The audits the run already holds, by ``board_key``: shown as they are instead of
     #: read again (``watch --html``: each board as the watch ruled it); None: read again.
     audits: dict[tuple, BoardAudit] | None = None
 
@@ -297,7 +297,7 @@ class Page:
             if self.audits is None else iter(self.audits.items())
         ready: dict[tuple, BoardAudit] = {}  # audits read ahead of their turn (rarely any)
         for i, r in enumerate(shown, 1):
-            key = _key(r.row)
+            key = board_key(r.row)
             while key not in ready:
                 item = next(audits, None)
                 if item is None:  # not read again (standard input): its rows alone
@@ -333,7 +333,8 @@ class Page:
         return list(rank_changes(standings(self.fields.score())))
 
 
-def _key(row: dict) -> tuple:
+def board_key(row: dict) -> tuple:
+    """A board row's place, (source, line, game): how a section finds its board's audit."""
     return (row["source"], row["line"], row["game"])
 
 
@@ -346,7 +347,7 @@ def _audits(shown: list[Rendered], sources: Sequence[str], options: AuditOptions
     for r in shown:
         src = _input_of(str(r.row["source"]), by_name)
         if src is not None:
-            wanted.setdefault(src, set()).add(_key(r.row))
+            wanted.setdefault(src, set()).add(board_key(r.row))
     for src, keys in wanted.items():
         for item in read_file(src, limits, plain=True):  # the plainest games kept as text
             key = (decodable(item.source), item.line, item.game)
@@ -454,4 +455,4 @@ def write_page(path: str, pieces: Iterable[str]) -> None:
         reports.commit([pieces])
 
 
-__all__ = ["Page", "board_page", "run_settings", "write_page", "section"]
+__all__ = ["Page", "board_key", "board_page", "run_settings", "write_page", "section"]

@@ -16,7 +16,7 @@ import threading
 import time
 from typing import Callable
 
-from .html_page import Page, run_settings, write_page
+from .html_page import Page, board_key, run_settings, write_page
 from .watch import Watch
 
 #: Seconds after the first change not yet on the page by which it is written, even while
@@ -89,7 +89,7 @@ class LivePage:
         for r, audit in w.boards():
             page.add(r)
             if audit is not None:
-                page.audits[(r.row["source"], r.row["line"], r.row["game"])] = audit
+                page.audits[board_key(r.row)] = audit
         return page
 
     def _write(self) -> None:
