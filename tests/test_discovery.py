@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from builders import board
-from deals import (BOTH_SIDES, D1, D2, DECLARER_RUFFS_10, DUMMY_REVOKES_1, TWELFTH_REVOKE,
+from deals import (BASE2, BOTH_SIDES, D1, D2, DECLARER_RUFFS_10, DUMMY_REVOKES_1, TWELFTH_REVOKE,
                    WEST_OMITS_2_PBN, WEST_REVOKES_3, WEST_REVOKES_4, WEST_REVOKES_HEARTS_TWICE)
 
 from revoke_audit.audit import audit_board
@@ -34,13 +34,35 @@ def test_after_the_round_no_transfer_but_what_the_table_would_have_done_is_kept(
     assert (t.tricks_adjusted, t.tricks_automatic, t.basis) == (11, 11, "64A")
 
 
-def test_a_revoke_marked_in_the_record_was_known_at_the_table():
-    """The same play with West's D5 marked ^R: the table knew, so 64A2 applies even when the
-    run reads the boards as found after the round."""
+def test_a_revoke_marked_in_the_record_is_not_the_tables_knowledge():
+    """The same play with West's D5 marked ^R.  Producers compute the mark from the play, so it
+    is no sign that the table knew (LAWS 64B4/B5): after the round it is 64B5 as unmarked, the
+    would-be 64A2 trick (East won trick 3: 10 -> 11) kept as information; the mark is still
+    reported (``marked``).  Told the table knew (--discovered table): 64A2, 11 tricks."""
     play = list(WEST_REVOKES_3)
     play[2] = play[2].replace("W:D5", "W:^RD5")
     r = ruled(play)
-    assert (r.tricks_adjusted, r.basis) == (11, "64A")
+    assert (r.tricks_adjusted, r.tricks_automatic, r.basis) == (10, 11, "64B5")
+    assert [(f.code, f.law, f.transferred, f.marked) for f in r.findings] == [
+        ("RV002", "64B5", 0, True)]
+    assert "had attention been drawn in time, 1 trick would have been transferred" in \
+        r.findings[0].message
+    t = ruled(play, discovered="table")
+    assert (t.tricks_adjusted, t.basis) == (11, "64A")
+
+
+def test_three_marks_on_one_trick_are_a_record_note_not_a_ruling():
+    """A misrecorded lead, as some exports write it (``S7 ^R HQ ^R HK ^R H8``).  D2 after
+    BASE2's tricks 1-7 (N won trick 7): N SA S2 DJ C543, E SJT9 C876, S S87 CAKQJ, W S54 H7
+    CT92.  Trick 8 recorded as N C3, E ^R S9, S ^R S7, W ^R H7: three players failing to
+    follow one lead, each holding clubs.  That is RC015 (the lead is mis-recorded): no revoke
+    is ruled whatever the marks say, under either discovery, and nothing moves."""
+    play = BASE2[:7] + ["N:C3 E:^RS9 S:^RS7 W:^RH7"]
+    for discovered in ("after-round", "table"):
+        a = audit_board(board(D2, "3NT", "S", play), AuditOptions("2017", discovered))
+        codes = [f.code for f in a.findings]
+        assert "RC015" in codes and not any(c.startswith(("RV", "DT")) for c in codes)
+        assert a.ruling.tricks_adjusted == a.ruling.tricks_played
 
 
 @pytest.mark.parametrize("laws, discovered, tricks, basis, expected", [

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 from .checks import mark_answers, stated_result
-from .codes import board_status, level
+from .codes import board_status, level, play_checked
 from .discovery import decide
 from .duties import apply_table_facts
 from .findings import Finding
@@ -43,7 +43,8 @@ class BoardAudit:
 
     @property
     def status(self) -> str:
-        return board_status((f.code for f in self.findings), self.record.unreadable)
+        return board_status((f.code for f in self.findings), self.record.unreadable,
+                            play_checked(str(self.replay.play_status), self.record.contract))
 
 
 def audit_board(record: BoardRecord, options: AuditOptions = DEFAULT,

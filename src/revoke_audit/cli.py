@@ -263,7 +263,8 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
               default=AFTER_ROUND.value, show_default=True,
               help="when attention was first drawn to the revokes: after-round (an audit of "
                    "records: no automatic transfer, 64B5; 64C review) or table (64A applies); "
-                   "a ^R mark or the director's log says table for its board")
+                   "the director's log says table for its board (a ^R mark does not: "
+                   "producers compute it from the play)")
 @click.option("--equity/--no-equity", default=True, show_default=True,
               help="Law 64C figures for boards with an established revoke: the double-dummy par, "
                    "what the revoke itself cost, and the 64C review flag")
@@ -339,7 +340,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     recorder = BaselineRecorder() if write_baseline else None
     tally: Counter[str] = Counter()
     codes: Counter[str] = Counter()
-    marked = 0  # revokes the record marks ^R: known to the table (--fail-on unmarked)
+    marked = 0  # revokes the record already marks ^R (--fail-on unmarked)
     collected = None
     read = Counter()  # hand records read, before --select and the baseline
     bar = _progress(len(sources), quiet, progress)
@@ -581,6 +582,8 @@ def _summary(tally, codes, fmt, known) -> None:
                 "revoke findings", "defective tricks", "record errors", "parse problems")))
     if families["notes"]:
         text += f", {_many(families['notes'], 'note')}"
+    if tally["unchecked"]:  # nothing found because there was nothing to check: not clean
+        text += f"; {_many(tally['unchecked'], 'board')} without play: not checked"
     if known is not None:
         text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")

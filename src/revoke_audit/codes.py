@@ -171,17 +171,31 @@ def families_at(lowest: str) -> tuple[str, ...]:
                  and fam.level != "note")
 
 
-def board_status(codes: Iterable[str], unreadable: bool = False) -> str:
+#: The status of a board with nothing found because nothing could be checked: no play is
+#: recorded (a club export of contracts and results), so it is not ``clean``.
+UNCHECKED = "unchecked"
+
+
+def board_status(codes: Iterable[str], unreadable: bool = False, checked: bool = True) -> str:
     """A board's status from the codes of its findings: ``unreadable`` (no record could be
     read), else ``irregular`` (a revoke or defective trick), ``inconsistent`` (record errors
-    only), ``unreadable`` again when the file ends inside the board (PS004), or ``clean``."""
+    only), ``unreadable`` again when the file ends inside the board (PS004), ``unchecked``
+    when nothing was found but ``checked`` is False (no play recorded), or ``clean``."""
     if unreadable:
         return "unreadable"
     codes = set(codes)
     status = next((lv for lv in LEVELS[:2] if lv in {level(c) for c in codes}), "clean")
     if status == "clean" and "PS004" in codes:  # the file ends inside the board: the rest of
         return "unreadable"                      # it was never seen, so it cannot be clean
+    if status == "clean" and not checked:
+        return UNCHECKED
     return status
+
+
+def play_checked(play: str, contract: str | None) -> bool:
+    """Was there a play to check?  False for a board with no play recorded (``play`` ``none``)
+    unless it was passed out (nothing was played, nothing to check)."""
+    return play != "none" or (contract or "").strip().casefold() in ("pass", "p")
 
 
 def annotation_level(code: str) -> str:

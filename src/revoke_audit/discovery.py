@@ -4,9 +4,12 @@ record's stated result already holds it.
 - **The time of discovery** (Law 64B4/B5): a revoke first noticed after the round gets no
   automatic transfer; Law 64C may still redress damage.  An audit of records finds what nobody
   noticed, so that is the default reading (``--discovered after-round``).  The table knew when
-  the record marks the card ``^R``, when the director's log says ``discovered table``, or when
-  the run is told so (``--discovered table``): then the automatic rectification applies.  What
-  it would have given is kept either way (``Ruling.tricks_automatic``).
+  the director's log says ``discovered table``, when a live watch saw the revoke in its round,
+  or when the run is told so (``--discovered table``): then the automatic rectification
+  applies.  A ``^R`` mark is no such sign: producers compute it from the play (every revoke of
+  some exports, none of others, three in one trick of a misrecorded lead), so it says the
+  record shows a revoke, never that the table knew.  What the rectification would have given
+  is kept either way (``Ruling.tricks_automatic``).
 - **Never twice**: a stated result the recorded cards cannot give (``replay.by_cards``) but that
   the automatic rectification of this board gives - under the edition applied, or the code in
   force at the record's date - is the table's ruling: it stands, and nothing more moves

@@ -25,7 +25,7 @@ class Finding:
     transferred: int | None = None
     equity_tricks: int | None = None
     log_line: int | None = None  # the director's log row it came from (``--table-facts``)
-    marked: bool | None = None  # revokes: the record marks the card ^R (the table knew)
+    marked: bool | None = None  # revokes: the record marks the card ^R (the producer's reading)
     what: str = ""  # revokes and defective tricks: what the player did, as the message says
     why: str = ""  # ... and what the Law gives, as the message ends
 

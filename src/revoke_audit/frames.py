@@ -23,7 +23,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "dealer": tuple(SEATS), "declarer": tuple(SEATS), "seat": tuple(SEATS),
     "vul": ("None", "NS", "EW", "All"),
     "play": ("complete", "claimed", "partial", "none"),
-    "status": ("clean", "irregular", "inconsistent", "unreadable"),
+    "status": ("clean", "irregular", "inconsistent", "unreadable", "unchecked"),
     "laws": tuple(EDITIONS),
     "scoring": ("duplicate", "rubber"),
     "code": tuple(sorted(CODES)),

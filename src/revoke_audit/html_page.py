@@ -41,7 +41,7 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 MAX_SECTIONS = 500
 #: Rows of the record errors table; findings.csv has them all.
 MAX_ERRORS = 10_000
-STATUSES = ("irregular", "inconsistent", "unreadable", "clean")
+STATUSES = ("irregular", "inconsistent", "unreadable", "clean", "unchecked")
 _STRAIN = {"S": 0, "H": 1, "D": 2, "C": 3}
 _CALL = re.compile(r"^([1-7])(NT|[SHDC])$")
 _REPAIR = re.compile(r"; (it fits [^;]*)$")
@@ -422,7 +422,8 @@ def run_settings(options: AuditOptions, *, select: Sequence[str] = (), ignore: S
             "the edition of the Laws applied"),
            ("--discovered", value(str(options.discovered),
                                   options.discovered == default.discovered),
-            discovered + "; a ^R mark or a log row 'discovered table' says table for its board"),
+            discovered + "; a log row 'discovered table' says table for its board (a ^R mark "
+            "does not: producers compute it from the play)"),
            ("--equity" if options.equity else "--no-equity",
             value("on" if options.equity else "off", options.equity == default.equity),
             "Law 64C figures: double dummy had no revoke happened")]

@@ -10,13 +10,18 @@ from .cards import SEATS, Card, Hand, Seat, card_str
 from .findings import Finding
 
 
+#: The mark of a card the record holds but the reader cannot read (PBN ``D0``, PS116).
+UNREADABLE = "?"
+
+
 class Play(NamedTuple):
     """One card as the record shows it.
 
     ``seat``: who played it - the PBN column's seat; for LIN, the hand that holds the card when
     the deal is known (LIN does not say who played), else None.  ``card``: None when the record
     writes ``-`` (unknown / not played).  ``marks``: ``"R"`` for ``^R`` (marked as a revoke),
-    ``"L"`` for ``^L`` (led out of turn).  ``trick``: 1-based trick of the source's layout (a PBN
+    ``"L"`` for ``^L`` (led out of turn), ``UNREADABLE`` on an unknown card whose token the
+    reader could not read (a card was played there, never omitted).  ``trick``: 1-based trick of the source's layout (a PBN
     play line) or None where the source has no trick boundaries (LIN).  A named tuple: change
     a field with ``play._replace(marks=...)``; the readers' loops make one per card with
     ``tuple.__new__(Play, (seat, card, marks, line, trick))``, which skips ``Play.__new__``'s
@@ -30,7 +35,7 @@ class Play(NamedTuple):
 
     def __str__(self) -> str:
         seat = SEATS[self.seat] if self.seat is not None else "?"
-        marks = "".join("^" + m + " " for m in self.marks)
+        marks = "".join("^" + m + " " for m in self.marks if m != UNREADABLE)
         return f"{seat}:{marks}{card_str(self.card)}"
 
 

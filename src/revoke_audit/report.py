@@ -381,7 +381,8 @@ def finding_text(f: dict[str, object]) -> str:
         room = str(f["room"])
         where += f" table {room}" if room.isdigit() else f" {room}"
     law = f" [{f['law']}]" if f["law"] else ""
-    known = " (marked ^R in the record: the table knew of it)" if f.get("marked") else ""
+    known = (" (marked ^R in the record: the producer's reading of the play, not a sign that "
+             "the table knew)" if f.get("marked") else "")
     return f"{where}: {f['code']}{law} {f['message']}{known}"
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from .codes import CODES, FAMILIES, board_status, family
+from .codes import CODES, FAMILIES, board_status, family, play_checked
 
 ALL = "ALL"
 
@@ -82,7 +82,8 @@ def restate(row: dict[str, object], findings: list[dict[str, object]]) -> dict[s
         column = FAMILIES[family(str(f["code"]))].column
         if column:
             counts[column] += 1
-    status = board_status((str(f["code"]) for f in findings), row["status"] == "unreadable")
+    status = board_status((str(f["code"]) for f in findings), row["status"] == "unreadable",
+                          play_checked(str(row.get("play")), str(row.get("contract") or "")))
     return dict(row, **counts, status=status)
 
 

@@ -117,8 +117,8 @@ class LivePage:
         rows.insert(1, ("--round-minutes", f"{self.round_minutes:g}",
                         "each board as the watch found it: a revoke announced while its round "
                         "was on is ruled at the table (64A), one first read after the round "
-                        "64B5, 64C may restore equity; a ^R mark or a log row 'discovered "
-                        "table' says table for its board"))
+                        "64B5, 64C may restore equity; a log row 'discovered table' says "
+                        "table for its board (a ^R mark does not)"))
         rows.append(("watch", time.strftime("%H:%M:%S"), "when this page was written; it is "
                      "written again after each burst of changes that announced something"))
         return rows

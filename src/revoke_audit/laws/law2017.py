@@ -140,9 +140,11 @@ class Laws2017:
     @staticmethod
     def too_late(fact: RevokeFact, discovered: str) -> bool:
         """Attention was first drawn to this revoke after the round (64B4/B5): the run says so
-        (``--discovered after-round``, the default of an audit of records), unless the record
-        marks the card ``^R`` - then the table knew."""
-        return discovered == AFTER_ROUND and not fact.marked
+        (``--discovered after-round``, the default of an audit of records).  A ``^R`` mark does
+        not say otherwise: producers compute it from the play, so it shows that the record holds
+        a revoke, never that the table knew; only the director's log, a live watch, the run's
+        ``--discovered table`` or the table's ruling already in the Result (``discovery``) do."""
+        return discovered == AFTER_ROUND
 
     def b5_after_round(self, rp, fact, earlier, discovered):
         """64B4/B5: attention first drawn after the round (or the next deal): no automatic

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
 from .model import DefectFact, Replay, RevokeFact, Trick
 from ..findings import role_of
-from ..record import Play
+from ..record import UNREADABLE, Play
 from . import unrecorded
 
 def replay_grouped(r: Replay, plays: list[Play]) -> None:
@@ -108,9 +108,13 @@ def _close_grouped(r: Replay, trick: Trick, hands: list[int], gaps: unrecorded.G
 
 def _pbn_omission(r: Replay, plays: list[Play]) -> tuple[int, int] | None:
     """A single ``-`` inside an otherwise full 13-trick record, by a seat that is one card
-    short, is a card omitted from that trick (Law 67B), not an unknown card."""
+    short, is a card omitted from that trick (Law 67B), not an unknown card.  A token the
+    reader could not read (``UNREADABLE``, PS116) is a card the record holds: unknown, never
+    omitted - a bad record is no penalty."""
     unknown = [p for p in plays if p.card is None]
     if len(unknown) != 1 or len(plays) != 52 or max(p.trick for p in plays) != 13:
+        return None
+    if UNREADABLE in unknown[0].marks:
         return None
     p = unknown[0]
     return (p.trick, p.seat)

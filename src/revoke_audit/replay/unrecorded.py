@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 
 from ..cards import SUIT_MASKS, card_str, cards_in, count, seat_name, winning_index
-from ..record import Play
+from ..record import UNREADABLE, Play
 from .model import Replay, Trick
 
 #: Combinations of candidate cards tried to find who won a trick; beyond it the winner is
@@ -119,7 +119,8 @@ def deduce(r: Replay, trick: Trick, hand: int, seat: int, p: Play, gaps: Gaps) -
     if gaps.hidden[seat] or count(free) != 1:
         return None
     card = free.bit_length() - 1
-    r.add("RC013", f"trick {trick.number}: {seat_name(seat)}'s card is not recorded; it can only "
+    what = "cannot be read" if UNREADABLE in p.marks else "is not recorded"
+    r.add("RC013", f"trick {trick.number}: {seat_name(seat)}'s card {what}; it can only "
           f"be {card_str(card)}, the one card of his that the rest of the play does not show, "
           "so the play is checked with it", p.line, trick=trick.number, seat=seat, card=card)
     gaps.given[seat] |= free

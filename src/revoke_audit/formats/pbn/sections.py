@@ -9,7 +9,7 @@ from typing import Callable, Iterable
 
 from ... import auction as _auction
 from ...cards import parse_card, trick_winner
-from ...record import Play
+from ...record import UNREADABLE, Play
 
 Diag = Callable[[str, str, "int | None"], None]
 Slot = tuple["int | None", tuple[str, ...], int]  # (card, marks, line) in file order
@@ -100,7 +100,8 @@ def _play_slots(tokens: Iterable[tuple[str, int]], d: Diag) -> tuple[list[Slot],
     """Tokens -> slots ``(card or None, marks, line)``, four to a trick, in file order.
 
     ``-`` is an unknown card; ``^R``/``^L`` marks go to the next card; annotations are dropped;
-    an unreadable card is kept as unknown (PS116, the first five, then a count)."""
+    an unreadable card is kept as unknown (PS116, the first five, then a count) with the mark
+    ``UNREADABLE``: the record holds a card there, so it is never a card omitted (Law 67)."""
     slots: list[Slot] = []
     marks: tuple[str, ...] = ()
     stopped = False
@@ -122,6 +123,7 @@ def _play_slots(tokens: Iterable[tuple[str, int]], d: Diag) -> tuple[list[Slot],
                         break
                     bad += 1
                     bad_line = line
+                    marks = marks + (UNREADABLE,)  # a card was played: unknown, not omitted
                     if bad <= 5:
                         d("PS116", f"card {tok[:20]!r} cannot be read (trick "
                           f"{len(slots) // 4 + 1})", line)

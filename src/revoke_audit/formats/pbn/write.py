@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...cards import SEATS, card_str, deal_str
-from ...record import BoardRecord
+from ...record import UNREADABLE, BoardRecord
 
 
 def _q(value: str) -> str:
@@ -77,7 +77,7 @@ def _play_section(record: BoardRecord) -> list[str]:
         trick = p.trick if p.trick is not None else i // 4 + 1
         row = rows.setdefault(trick, ["-"] * 4)
         col = (p.seat - leader0) % 4 if p.seat is not None else i % 4
-        marks = "".join(f"^{m} " for m in p.marks)
+        marks = "".join(f"^{m} " for m in p.marks if m != UNREADABLE)
         row[col] = marks + card_str(p.card)
     for trick in sorted(rows):
         out.append(" ".join(rows[trick]))
