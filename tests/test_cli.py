@@ -166,17 +166,21 @@ def test_settings_from_pyproject(cli, tmp_path, monkeypatch):
     assert r.exit_code == 2 and "Traceback" not in r.output
 
 
-def test_marked_revokes_are_known_to_the_table(tmp_path):
-    """South's DA on a heart lead is marked ^R in the file: findings.csv says marked=true, the
-    text line says the table knew, and --fail-on unmarked does not fail on it (the default
-    still does: a marked revoke may have been mis-ruled)."""
+def test_marked_revokes_are_reported_as_marked_not_as_known_to_the_table(tmp_path):
+    """South's DA on a heart lead is marked ^R in the file: findings.csv says marked=true and
+    the text line says so, but a mark is the producer's reading, not the table's knowledge:
+    after the round (the default) it is 64B5 with the would-be 64A2 trick as information; with
+    --discovered table, 64A2.  --fail-on unmarked does not fail on it (the default still does)."""
     fixture = str(Path(__file__).resolve().parents[1] / "fixtures" / "pbn" / "play_columns.pbn")
     findings = tmp_path / "f.csv"
     runner = CliRunner()
     r = runner.invoke(main, ["audit", fixture, "--findings", str(findings)])
     assert r.exit_code == 1
-    assert ("one trick transferred to East-West (64A2) (marked ^R in the record: the table knew "
-            "of it)") in r.output
+    assert ("(had attention been drawn in time, 1 trick would have been transferred) (marked ^R "
+            "in the record: the producer's reading of the play, not a sign that the table "
+            "knew)") in r.output
     rows = list(csv.DictReader(findings.open()))
-    assert [(x["code"], x["marked"]) for x in rows if x["code"].startswith("RV")] == [("RV001", "true")]
+    assert [(x["code"], x["marked"]) for x in rows if x["code"].startswith("RV")] == [("RV002", "true")]
+    r = runner.invoke(main, ["audit", fixture, "--discovered", "table"])
+    assert "one trick transferred to East-West (64A2) (marked ^R in the record" in r.output
     assert runner.invoke(main, ["audit", fixture, "--fail-on", "unmarked"]).exit_code == 0

@@ -162,20 +162,20 @@ def test_explain_shows_the_unrecorded_card():
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not present")
 def test_1997_european_team_championship_board_7_open_room():
     """North leads S7 against 3H by West; East's card is not recorded; South plays H5, marked
-    ^R in the file, holding SA SQ S4; West's card is not given and the record ends with a
-    claim.  South's holding is exact: a revoke (it was "could not be checked" before).  Who
-    won trick 1 is not recorded, so 64A2 (one trick) applies, and the finding says 64A1 would
-    give two had South won it."""
+    ^R in the file, holding SA SQ S4; West's card is not given and the record ends there with
+    Result 8.  Two cards of one trick establish nothing (no trick whole, no claim recorded):
+    the board cannot bear a ruling (RC017), the mark is answered with that reason (RC032), and
+    the stated 8 tricks stand - no "claim after 0 tricks" transfer, whatever the discovery."""
     path = next(CORPUS.rglob("O1o11212.pbn"))
     (rec,) = find_board([path], board=7, room="open")
-    a = audit_board(rec, AT_TABLE)
-    got = [(f.code, f.law, f.trick, f.marked) for f in a.findings]
-    assert got == [("RC013", "", 1, None), ("RV001", "64A2", 1, True)]
-    assert a.findings[1].message == (
-        "trick 1: South (defender) played H5 on a spade lead holding SA SQ S4: one trick "
-        "transferred to East-West (64A2); the record does not show who won trick 1: had South won it, 64A1 "
-        "would transfer 2 tricks")
-    assert (a.replay.tricks_played, a.ruling.tricks_adjusted) == (8, 9)
+    for options in (AT_TABLE, AuditOptions()):
+        a = audit_board(rec, options)
+        got = [(f.code, f.trick) for f in a.findings]
+        assert got == [("RC017", None), ("RC032", None), ("RC013", 1)]
+        assert "only 0 whole tricks recorded" in messages(a, "RC017")[0]
+        assert messages(a, "RC032")[0].startswith("H5 is marked ^R but could not be checked: "
+                                                  "the record cannot bear a ruling")
+        assert (a.ruling.tricks_played, a.ruling.tricks_adjusted) == (8, 8)
 
 
 def test_two_players_failing_to_follow_before_the_replay_stops_are_a_misrecorded_lead():
@@ -189,3 +189,52 @@ def test_two_players_failing_to_follow_before_the_replay_stops_are_a_misrecorded
     assert a.replay.stopped_at == 4
     assert got == [("RC015", "", 3, "E"), ("RC013", "", 4, "N")]
     assert a.status == "inconsistent"
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _fixture_audits(options=None):
+    from revoke_audit.formats import read_boards
+    path = FIXTURES / "pbn" / "unreadable_and_unplayed.pbn"
+    return {r.board: audit_board(r, options or AuditOptions()) for r in read_boards([path])}
+
+
+def test_a_card_the_reader_cannot_read_is_unknown_never_omitted():
+    """fixtures/pbn/unreadable_and_unplayed.pbn game 1: D1's BASE1 (declarer 13 tricks) with
+    North's H5 on trick 5 written "H0".  The record holds a card there, so it is no card
+    omitted (no DT001, no 67B1 deemed revoke against North): it is unknown, and North's other
+    twelve cards (DA S2 H3 H4 S3 CA CK CQ DK DQ S4 S5) all appear elsewhere, so it can only be
+    H5 - which follows the HQ lead (no revoke).  The board is a record problem, not a penalty:
+    13 tricks stand."""
+    a = _fixture_audits()["1"]
+    assert [f.code for f in a.findings] == ["PS116", "RC013"]
+    assert messages(a, "RC013") == ["trick 5: North's card cannot be read; it can only be H5, "
+                                    "the one card of his that the rest of the play does not "
+                                    "show, so the play is checked with it"]
+    assert (a.ruling.tricks_played, a.ruling.tricks_adjusted, a.status) == (13, 13, "inconsistent")
+
+
+def test_two_unreadable_cards_of_one_player_stay_unknown_and_no_penalty():
+    """Game 2: as game 1, and North's S3 on trick 6 written "S0" as well.  North's cards not
+    shown elsewhere are H5 and S3: neither card is deduced alone, both are unknown (the trick
+    winners still follow: South's HQ and HJ are above anything North can hold in hearts).
+    Still no DT001, no revoke: 13 tricks stand."""
+    a = _fixture_audits(AT_TABLE)["2"]
+    assert [f.code for f in a.findings] == ["PS116", "RC013", "PS116", "RC013"]
+    assert all("North's card cannot be read" in m for m in messages(a, "RC013"))
+    assert (a.ruling.tricks_played, a.ruling.tricks_adjusted) == (13, 13)
+
+
+def test_a_written_dash_in_a_full_record_is_still_an_omitted_card():
+    """The control: game 1 with North's card written "-" (the record says no card there) in a
+    record of all 52 places: that is Law 67B's omitted card as before (DT001)."""
+    text = (FIXTURES / "pbn" / "unreadable_and_unplayed.pbn").read_text()
+    from revoke_audit.formats import read_boards
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "dash.pbn"
+        path.write_text(text.replace("H8 H0 SQ HQ", "H8 - SQ HQ", 1))
+        records = [r for r in read_boards([path]) if r.board == "1"]
+        codes = [f.code for f in audit_board(records[0], AT_TABLE).findings]
+    assert "DT001" in codes

@@ -74,10 +74,12 @@ def mark_answers(rec: BoardRecord, rp: Replay) -> list[Finding]:
     findings = []
     answered = {f.card for f in rp.revokes} | {f.card for f in rp.findings if f.code == "RC030"}
     why = next((f.message for f in rp.findings if f.code in _STOPPERS), None)
+    screened = next((f.message for f in rp.findings if f.code == "RC017"), None)
     for p in marked:
         if p.card not in answered:
             reason = (rp.unchecked.get(p.card) if p.card is not None else None) or (
-                f"the replay stopped earlier ({why})" if why else "the card is not recorded")
+                screened or (f"the replay stopped earlier ({why})" if why
+                             else "the card is not recorded"))
             findings.append(Finding("RC032", f"{card_str(p.card)} is marked ^R but could not be "
                                     f"checked: {reason}", p.line, seat=p.seat, card=p.card))
     for f in rp.revokes:

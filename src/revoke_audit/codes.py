@@ -76,8 +76,9 @@ CODES: dict[str, str] = {
     "RC016": "the record is not the play of its deal: cards credited to players who do not hold "
              "them (counted for the board, with the first and what would repair it)",
     "RC017": "the record cannot bear a ruling though its cards are where it says: the deal does "
-             "not fit its auction (one rotation explains it), more revokes than a table commits, "
-             "fewer than two tricks recorded, or a later trick in four suits; nothing is ruled",
+             "not fit its auction and play (one rotation explains it), more revokes than a table "
+             "commits, too few tricks recorded, a later trick in four suits, or an impossible "
+             "claim (RC022); nothing is ruled",
     "RC020": "stated contract disagrees with the auction",
     "RC021": "stated declarer disagrees with the auction",
     "RC022": "claim (or Result after an unfinished play) outside what is possible",

@@ -5,13 +5,19 @@ do not show.  Before the Laws are applied to them, a board with a revoke or defe
 screened; when a screen fires, the board keeps one record-error finding (``RC017``) that names
 it, and nothing is ruled (as for ``RC016``).  The screens, each tested on the corpus:
 
-- **the deal does not fit its auction**, in a way one rotation of the hands explains: at least
-  two of (declarer's side holds five or fewer trumps of its suit contract; the player who opened
-  at the one level holds seven or fewer high-card points; a player who passed before the opening
-  bid holds 16 or more), and some rotation of the four hands breaks none of them;
+- **the deal does not fit its auction and play**, in a way one rotation of the hands explains:
+  at least two of (declarer's side holds five or fewer trumps of its suit contract; the
+  defenders lead trumps at three tricks or more, as a declarer drawing trumps does; the player
+  who opened at the one level holds seven or fewer high-card points, or a 2NT opener twelve or
+  fewer; a player who passed before the opening bid holds 16 or more), and some rotation of the
+  four hands breaks none of them;
 - **too many revokes to be real**: three or more players revoke, or more than three revokes;
-- **too little play**: fewer than two whole tricks recorded (nothing to establish a ruling on),
-  unless the record marks the revoke ``^R`` (the table saw it);
+- **a claim the play makes impossible** (``RC022``: more tricks than declarer won plus those
+  left, or fewer than he won): a ruling would start from a claim corrected by the audit, which
+  nobody agreed to;
+- **too little play**: less than one whole trick recorded establishes nothing; fewer than two
+  establish a ruling only when the producer's own ``^R`` mark agrees with the replay (a mark is
+  the producer's reading of the play, not the table's knowledge: it decides no discovery);
 - **a later trick that cannot be**: where the replay had to stop, a trick recorded after it
   shows four different suits (three players failing to follow).
 """
@@ -40,7 +46,7 @@ def screen(r: Replay) -> None:
 
 
 def _why(r: Replay) -> str | None:
-    for check in (_too_many, _too_little, _impossible_trick, _rotated):
+    for check in (_too_many, _too_little, _impossible_trick, _rotated, _impossible_claim):
         why = check(r)
         if why:
             return why
@@ -56,10 +62,23 @@ def _too_many(r: Replay) -> str | None:
     return None
 
 
+def _impossible_claim(r: Replay) -> str | None:
+    """The replay's own check calls the claim (or the Result after an unfinished play)
+    impossible (RC022): any ruling would rest on a total nobody agreed to."""
+    bad = next((f for f in r.findings if f.code == "RC022"), None)
+    if bad is None:
+        return None
+    return f"the stated total cannot be the play's ({bad.message}), so no ruling can start from it"
+
+
 def _too_little(r: Replay) -> str | None:
-    """Fewer than two whole tricks - unless the record marks the revoke ``^R``: then the
-    table itself says it happened."""
+    """Less than one whole trick: nothing is established (two cards then ``*``).  Fewer than
+    two whole tricks - unless the producer's ``^R`` mark agrees with the replay's revoke."""
     done = len(r.complete_tricks)
+    whole = sum(1 for t in r.complete_tricks if not t.unknown)  # all four cards recorded
+    if whole < 1 and done < 2:
+        return (f"only {whole} whole trick{'s' if whole != 1 else ''} recorded: less than one "
+                "establishes nothing")
     if done < 2 and not any(f.marked for f in r.revokes):
         return (f"only {done} whole trick{'s' if done != 1 else ''} recorded, too little play to "
                 "rule on")
@@ -112,16 +131,37 @@ def misfits(rec: BoardRecord, hands: tuple[Hand, ...]) -> list[str]:
             hands[(declarer + 2) % 4] & SUIT_MASKS[suit])
         if held <= 5:
             out.append(f"declarer's side holds {held} trumps")
+        leads = _defenders_trump_leads(rec, hands, declarer, suit)
+        if leads >= 3:
+            out.append(f"the defenders lead trumps at {leads} tricks")
     for i, call in enumerate(rec.auction):
         seat = (rec.dealer + i) % 4
         call = normalise_call(call) or ""
         if call[:1].isdigit():
-            if call[0] == "1" and hcp(hands[seat]) <= 7:
-                out.append(f"the opener holds {hcp(hands[seat])} points")
+            points = hcp(hands[seat])
+            if (call[0] == "1" and points <= 7) or (call.upper() == "2NT" and points <= 12):
+                out.append(f"the opener holds {points} points")
             break
         if call.upper() in ("P", "PASS") and hcp(hands[seat]) >= 16:
             out.append(f"a player who passed before the opening holds {hcp(hands[seat])} points")
     return out
+
+
+def _defenders_trump_leads(rec: BoardRecord, hands: tuple[Hand, ...], declarer: int,
+                           suit: int) -> int:
+    """Tricks the record has led with a trump from a hand of ``hands`` on the defenders' side
+    (each trick's first card in time order: PBN puts them in time order)."""
+    leads, seen = 0, set()
+    for p in rec.play:
+        if p.trick is None or p.trick in seen:
+            continue
+        seen.add(p.trick)  # the trick's first card: its lead
+        if p.card is None or p.card // 13 != suit:
+            continue
+        holder = next((s for s in range(4) if hands[s] >> p.card & 1), None)
+        if holder is not None and holder % 2 != declarer % 2:
+            leads += 1
+    return leads
 
 
 def hcp(hand: Hand) -> int:

@@ -38,6 +38,7 @@ class Gaps:
     given: list[int]  # per seat: mask of every card the record shows that seat playing
     hidden: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     lines: dict[int, int] = field(default_factory=dict)  # seat -> line of its last hidden card
+    unreadable: set[tuple[int, int]] = field(default_factory=set)  # (trick, seat): PS116 token
 
     @classmethod
     def of(cls, plays: list[Play]) -> Gaps:
@@ -109,6 +110,8 @@ def hide(trick: Trick, seat: int, p: Play, gaps: Gaps) -> None:
     """Note ``seat``'s card to ``trick`` as not recorded."""
     trick.unknown.append(seat)
     gaps.lines[seat] = p.line
+    if UNREADABLE in p.marks:
+        gaps.unreadable.add((trick.number, seat))
 
 
 def deduce(r: Replay, trick: Trick, hand: int, seat: int, p: Play, gaps: Gaps) -> Play | None:
@@ -148,7 +151,9 @@ def report(r: Replay, trick: Trick, gaps: Gaps, stopped: bool) -> None:
             what = (f"trick {trick.number}: {seat_name(seat)}'s lead is not recorded, so the "
                     "other cards of the trick cannot be checked for revokes")
         else:
-            what = f"trick {trick.number}: {seat_name(seat)}'s card is not recorded"
+            what = (f"trick {trick.number}: {seat_name(seat)}'s card "
+                    + ("cannot be read" if (trick.number, seat) in gaps.unreadable
+                       else "is not recorded"))
             if not lead_unknown:
                 what += "; the other players' cards to the trick are still checked"
         if stopped and k == len(trick.unknown) - 1:
