@@ -28,7 +28,7 @@ BOARD_DTYPES = {
     "result_adjusted": "string", "score_ns": "Int64", "score_ns_adjusted": "Int64",
     "revokes": "Int64", "defective_tricks": "Int64", "record_errors": "Int64",
     "laws": ["2017", "2007", "1997", "1932", "bridge-whist"],
-    "status": ["clean", "irregular", "inconsistent", "unreadable"],
+    "status": ["clean", "irregular", "inconsistent", "unreadable", "unchecked"],
     "scoring": ["duplicate", "rubber"], "parse_problems": "Int64", "below_ns": "Int64",
     "above_ns": "Int64", "below_ew": "Int64", "above_ew": "Int64", "scoring_notes": "string",
 }

@@ -184,3 +184,20 @@ def test_marked_revokes_are_reported_as_marked_not_as_known_to_the_table(tmp_pat
     r = runner.invoke(main, ["audit", fixture, "--discovered", "table"])
     assert "one trick transferred to East-West (64A2) (marked ^R in the record" in r.output
     assert runner.invoke(main, ["audit", fixture, "--fail-on", "unmarked"]).exit_code == 0
+
+
+def test_boards_without_play_are_counted_as_not_checked(tmp_path):
+    """fixtures/pbn/unreadable_and_unplayed.pbn: game 3 has a contract and a result and no
+    play (a club export): status unchecked, and the summary says so; game 4 was passed out
+    (clean); games 1-2 have unreadable cards (record errors, no penalty)."""
+    fixture = str(FIXTURES / "pbn" / "unreadable_and_unplayed.pbn")
+    boards = tmp_path / "b.csv"
+    r = CliRunner().invoke(main, ["audit", fixture, "-o", str(boards)])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1] == (
+        "4 boards: 1 clean, 0 irregular, 2 inconsistent, 0 unreadable; 0 revoke findings, 0 "
+        "defective tricks, 3 record errors, 3 parse problems; 1 board without play: not checked")
+    rows = list(csv.DictReader(boards.open()))
+    assert [(x["game"], x["play"], x["status"]) for x in rows] == [
+        ("1", "complete", "inconsistent"), ("2", "complete", "inconsistent"),
+        ("3", "none", "unchecked"), ("4", "none", "clean")]

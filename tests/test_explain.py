@@ -55,6 +55,10 @@ Findings:
     refer to the Director under 64C (had attention been drawn in time, 1 trick
     would have been transferred)
 
+Discovery: after-round (--discovered, the default); no director's log was given
+  (--table-facts). Had the table known (a log row 'discovered table'),
+  declarer's tricks would be 11, not 10
+
 Ruling (Laws 2017):
   tricks for declarer, played: 10
   tricks for declarer, adjusted: 10 (basis: 64B5)
@@ -200,3 +204,43 @@ def test_a_board_chosen_by_round_table_or_teams(tmp_path, monkeypatch):
         assert r.exit_code == 0, (pick, r.output)
         assert r.output.startswith(f"two.pbn:{second.line}\n")
     assert [rec.tags["Round"] for rec in find_board(["two.pbn"], teams="LIONS")] == ["1", "2"]
+
+
+SESSION = FIXTURES / "session"
+
+
+def _discovery(text: str) -> str:
+    """The Discovery paragraph of an explanation, joined into one line."""
+    para = next(p for p in text.split("\n\n") if p.startswith("Discovery:"))
+    return " ".join(line.strip() for line in para.splitlines())
+
+
+def test_explain_says_which_discovery_it_used_and_that_no_log_was_given(monkeypatch):
+    """fixtures/session board 2 (round 1, table 1): West ruffs trick 4 holding a heart, 8
+    tricks to declarer as played; the log (director-log.csv line 2) says the table knew, and
+    the automatic transfer gives declarer 10 (basis 64A).  Without the log the same board is
+    ruled after the round (8 tricks), and explain must say so: which discovery, that no log
+    was given, and what the table's knowledge would have given (10)."""
+    monkeypatch.chdir(SESSION)
+    runner = CliRunner()
+    where = ["thursday-pairs.pbn", "--board", "2", "--round", "1", "--table", "1"]
+    with_log = runner.invoke(main, ["explain", *where, "--table-facts", "director-log.csv"])
+    assert _discovery(with_log.output) == "Discovery: table, as the director's log says (line 2)"
+    assert "tricks for declarer, adjusted: 10 (basis: 64A)" in with_log.output
+    bare = runner.invoke(main, ["explain", *where])
+    assert _discovery(bare.output) == (
+        "Discovery: after-round (--discovered, the default); no director's log was given "
+        "(--table-facts). Had the table known (a log row 'discovered table'), declarer's tricks "
+        "would be 10, not 8")
+    told = runner.invoke(main, ["explain", *where, "--discovered", "table"])
+    assert _discovery(told.output) == ("Discovery: table (--discovered, as the run was told); "
+                                       "no director's log was given (--table-facts)")
+
+
+def test_explain_names_a_mark_as_the_producers_reading(monkeypatch):
+    """fixtures/pbn/play_columns.pbn game 2: South's DA on a heart lead marked ^R: ruled after
+    the round all the same, and explain says the mark is no sign the table knew."""
+    monkeypatch.chdir(FIXTURES / "pbn")
+    r = CliRunner().invoke(main, ["explain", "play_columns.pbn", "--game", "2"])
+    assert "a ^R mark is the record producer's reading, not the table's knowledge" in \
+        _discovery(r.output)

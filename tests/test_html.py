@@ -296,3 +296,18 @@ def test_boards_from_standard_input_are_shown_from_their_rows(tmp_path):
     for s in sections:
         assert not s.all("div", "hand") and s.all("blockquote", "words")
         assert "standard input" in s.text()
+
+
+def test_boards_without_play_are_counted_as_not_checked(tmp_path):
+    """A board with no play recorded (fixtures/pbn/unreadable_and_unplayed.pbn game 3) is
+    `unchecked` in the status table, and the summary says it was not checked (not "0 to rule"
+    alone)."""
+    out = tmp_path / "page.html"
+    audit_paths([ROOT / "fixtures" / "pbn" / "unreadable_and_unplayed.pbn"], html=out)
+    tree = page_of(out)
+    status = {tr.all("th")[0].text(): int(tr.all("td")[0].text())
+              for tr in tree.root.all("table", "status")[0].all("tr") if tr.all("td")}
+    assert (status["unchecked"], status["clean"]) == (1, 1)
+    facts = tree.root.all("p", "facts")[0].text()
+    assert "0 to rule" in " ".join(facts.split()) and "1 board without play: not checked" in \
+        " ".join(facts.split())

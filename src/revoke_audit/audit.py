@@ -14,7 +14,7 @@ from .codes import board_status, level, play_checked
 from .discovery import decide
 from .duties import apply_table_facts
 from .findings import Finding
-from .laws import Ruling, Scoring, get_edition
+from .laws import AFTER_ROUND, Ruling, Scoring, get_edition
 from .laws.dates import edition_for
 from .options import AuditOptions
 from .record import BoardRecord
@@ -37,6 +37,8 @@ class BoardAudit:
     table_facts: BoardFacts | None = None  # the director's log's rows for this board
     tricks_equity: int | None = None  # --equity: declarer's tricks had no revoke happened
     review_64c: bool | None = None  # --equity: that gives the non-offending side more
+    discovered: str = AFTER_ROUND  # the time of discovery ruled under (the log's, or the run's)
+    log_given: bool = False  # the run had a director's log (--table-facts)
 
     def count(self, family: str) -> int:
         return sum(1 for f in self.findings if f.code.startswith(family))
@@ -85,8 +87,9 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
         ruling.tricks_adjusted = stated if stated is not None else rp.tricks_played
         ruling.tricks_automatic = ruling.tricks_adjusted
     checked = findings + ruled + disagreements + mark_answers(record, rp)
-    audit = BoardAudit(record, rp, ruling, checked,
-                       tricks_stated=stated, table_facts=board_facts)
+    audit = BoardAudit(record, rp, ruling, checked, tricks_stated=stated,
+                       table_facts=board_facts, discovered=discovered,
+                       log_given=options.table_facts is not None)
     if options.equity and rp.revokes:
         from .equity import assess  # the solver is loaded only when asked for
 

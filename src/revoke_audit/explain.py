@@ -12,7 +12,7 @@ from typing import Iterable
 from .audit import BoardAudit, audit_board
 from .director import ruling_text
 from .laws import Scoring
-from .laws.common import TABLE_RULING
+from .laws.common import AFTER_ROUND, TABLE_RULING
 from .options import AuditOptions
 from .rescore import Fields
 from .rows import board_row, render
@@ -86,7 +86,7 @@ def explain_text(audit: BoardAudit, field: Traveller | None = None) -> str:
     """The whole explanation of one audited board, as text ending in a newline; with
     ``field`` (``field_of``), its field before and after at the end."""
     sections = [_header(audit), _diagram(audit.record), _log(audit), _play(audit),
-                _findings(audit), ruling_steps(audit), _director(audit),
+                _findings(audit), discovery_lines(audit), ruling_steps(audit), _director(audit),
                 field_lines(field) if field is not None else []]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
 
@@ -150,6 +150,34 @@ def _log(a: BoardAudit) -> list[str]:
         lines += _wrap(f"line {facts.discovered_line}: discovered {facts.discovered} (overrides "
                        "--discovered)")
     return lines
+
+
+def discovery_lines(a: BoardAudit) -> list[str]:
+    """Which time of discovery (Law 64B4/B5) the ruling used and why: the director's log's
+    row, or the run's ``--discovered``; without a log, say that none was given, and what a log
+    saying the table knew would change.  Nothing for a board without a revoke to rule, or one
+    whose stated result already holds the table's ruling (LW002: the discovery does not
+    matter)."""
+    if not a.replay.revokes or a.ruling.basis == TABLE_RULING:
+        return []
+    facts = a.table_facts
+    if facts is not None and facts.discovered is not None:
+        return _wrap(f"Discovery: {facts.discovered}, as the director's log says (line "
+                     f"{facts.discovered_line})", "")
+    given = "the default" if a.discovered == AFTER_ROUND else "as the run was told"
+    text = f"Discovery: {a.discovered} (--discovered, {given})"
+    if not a.log_given:
+        text += "; no director's log was given (--table-facts)"
+    else:
+        text += "; the director's log has no 'discovered' row for this board"
+    if a.discovered == AFTER_ROUND:
+        if any(f.marked for f in a.replay.revokes):
+            text += "; a ^R mark is the record producer's reading, not the table's knowledge"
+        if a.ruling.tricks_automatic != a.ruling.tricks_adjusted:
+            text += (f". Had the table known (a log row 'discovered table'), declarer's tricks "
+                     f"would be {_num(a.ruling.tricks_automatic)}, not "
+                     f"{_num(a.ruling.tricks_adjusted)}")
+    return _wrap(text, "")
 
 
 # --- the play ------------------------------------------------------------------------------
