@@ -63,6 +63,9 @@ def test_three_marks_on_one_trick_are_a_record_note_not_a_ruling():
         codes = [f.code for f in a.findings]
         assert "RC015" in codes and not any(c.startswith(("RV", "DT")) for c in codes)
         assert a.ruling.tricks_adjusted == a.ruling.tricks_played
+        notes = [f.message for f in a.findings if f.code == "RC032"]
+        assert [m.split(" is marked")[0] for m in notes] == ["S9", "S7", "H7"]
+        assert all("the lead is probably mis-recorded" in m for m in notes)
 
 
 @pytest.mark.parametrize("laws, discovered, tricks, basis, expected", [

@@ -73,8 +73,11 @@ def mark_answers(rec: BoardRecord, rp: Replay) -> list[Finding]:
         return []
     findings = []
     answered = {f.card for f in rp.revokes} | {f.card for f in rp.findings if f.code == "RC030"}
-    why = next((f.message for f in rp.findings if f.code in _STOPPERS), None)
-    screened = next((f.message for f in rp.findings if f.code == "RC017"), None)
+    stopper = next((f for f in rp.findings if f.code in _STOPPERS), None)
+    why = stopper.message if stopper is not None else None
+    # a record whose revokes are not ruled (a mis-recorded lead, an incoherent play, a screen)
+    screened = next((f.message for f in rp.findings if f.code in ("RC017", "RC015", "RC016")),
+                    None)
     for p in marked:
         if p.card not in answered:
             reason = (rp.unchecked.get(p.card) if p.card is not None else None) or (
