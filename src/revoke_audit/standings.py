@@ -14,20 +14,34 @@ from collections import defaultdict
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from .cards import SEATS
-from .rescore import Entry, Result, Scored, field_figures, place
+from .rescore import Entry, Result, Scored, place
 from .scoring import result_string, score_ns
-from .scoring.field import datum, ordinal, ranks
-from .scoring.scoretable import own_row, parse_table, scores
+from .scoring.field import (datum, ordinal, ranks, victory_points, weighted_datum,
+                             weighted_figures)
+from .scoring.scoretable import counts, own_row, parse_table
 
 STANDING_COLUMNS = ("event", "section", "direction", "pair", "boards", "score",
                     "score_adjusted", "rank", "rank_adjusted")
 
 
-def standings(scored: Scored) -> list[dict[str, object]]:
-    """One row per pair (or team) and event (``STANDING_COLUMNS``), best first."""
+def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, object]]:
+    """One row per pair (or team, or side of a match) and event (``STANDING_COLUMNS``), best
+    first; a pair that played less than half of its event's boards after the others, its
+    rank empty (``_ranked``).  A teams event (its boards scored ``teams``): its teams where
+    the records name them (``_team_rows``; with ``victory_points``, ranked by Victory Points
+    on the WBF scale, else by IMPs), and the two sides of each match where they do not
+    (``_match_rows``: direction ``match``)."""
     rows: list[dict[str, object]] = []
+    teams: dict[tuple[str, str], list[Result]] = defaultdict(list)
+    for r in scored.results:
+        if r.method == "teams":
+            teams[r.key[:2]].append(r)
     for (event, section, _date), results in _events(scored.results).items():
+        if all(r.method == "teams" for r in results):
+            continue
+        results = [r for r in results if r.method != "teams"]
         totals = _totals(results)
+        boards = len({r.key for r in results})  # the event's boards
         groups: dict[str, list[tuple[str, list]]] = defaultdict(list)
         for (direction, pair), t in totals.items():
             groups[direction].append((pair, t))
@@ -35,26 +49,154 @@ def standings(scored: Scored) -> list[dict[str, object]]:
         for direction, pairs in sorted(groups.items(), key=lambda g: g[0] != "NS"):
             before = [_two(t[1] / t[0] if mean else t[1]) for _, t in pairs]
             after = [_two(t[2] / t[0] if mean else t[2]) for _, t in pairs]
-            rank, rank_after = ranks(before), ranks(after)
-            table = [{"event": event, "section": section, "direction": direction,
-                      "pair": pair, "boards": t[0], "score": b, "score_adjusted": a,
-                      "rank": r, "rank_adjusted": ra}
-                     for (pair, t), b, a, r, ra in zip(pairs, before, after, rank, rank_after)]
-            rows.extend(sorted(table, key=lambda row: (row["rank_adjusted"], row["pair"])))
+            rows.extend(_ranked(event, section, direction,
+                                [(pair, t[0], b, a) for (pair, t), b, a
+                                 in zip(pairs, before, after)], boards))
+    for (event, section), results in teams.items():
+        matches = _matches(results)
+        named = {m: sides for m, sides in matches.items() if sides.named}
+        rows.extend(_team_rows(event, section, list(named.values()), victory_points))
+        rows.extend(_match_rows(event, section, [sides for m, sides in matches.items()
+                                                 if m not in named]))
+    return rows
+
+
+def _ranked(event: str, section: str, direction: str,
+            pairs: list[tuple[str, int, float, float]],
+            boards: int) -> list[dict[str, object]]:
+    """The rows of one ranking: each (pair, boards played, score before, after), ranked
+    before and after, best after first.  A pair that played less than half of the event's
+    ``boards`` (a substitute, a late arrival) is not ranked: its rows come after the others'
+    with its boards and scores and no rank, by name."""
+    kept = [p for p in pairs if 2 * p[1] >= boards]
+    apart = sorted((p for p in pairs if 2 * p[1] < boards), key=lambda p: p[0])
+    rank = ranks([p[2] for p in kept])
+    rank_after = ranks([p[3] for p in kept])
+    table = [_standing(event, section, direction, p, r, ra)
+             for p, r, ra in zip(kept, rank, rank_after)]
+    table.sort(key=lambda row: (row["rank_adjusted"], row["pair"]))
+    return table + [_standing(event, section, direction, p, None, None) for p in apart]
+
+
+def _standing(event: str, section: str, direction: str, pair: tuple[str, int, float, float],
+              rank: int | None, rank_after: int | None) -> dict[str, object]:
+    name, boards, before, after = pair
+    return {"event": event, "section": section, "direction": direction, "pair": name,
+            "boards": boards, "score": before, "score_adjusted": after, "rank": rank,
+            "rank_adjusted": rank_after}
+
+
+class _Match(NamedTuple):
+    """One match of a teams event: its teams (home N-S in the open room; empty when not
+    named), its label (its file and round), its boards, and the IMPs each team won, before
+    and after the adjustments."""
+
+    home: str
+    visit: str
+    label: str
+    boards: int
+    home_imps: tuple[float, float]
+    visit_imps: tuple[float, float]
+
+    @property
+    def named(self) -> bool:
+        return bool(self.home and self.visit)
+
+
+def _matches(results: list[Result]) -> dict[str, _Match]:
+    """The matches of a teams event's results, in the order they come: each board's IMPs
+    are its open room's N-S figure (the closed room's is its negative), to the home team
+    when positive, else to the visitors."""
+    opens: dict[str, list[Result]] = defaultdict(list)
+    for r in results:
+        if r.entry.room.lower() == "open":
+            opens[r.entry.match].append(r)
+    out = {}
+    for match, rooms in opens.items():
+        e = rooms[0].entry
+        home, visit = e.teams
+        won = [sum(max(x, 0) for x in xs) for xs in ([r.before for r in rooms],
+                                                    [r.after for r in rooms])]
+        lost = [sum(max(-x, 0) for x in xs) for xs in ([r.before for r in rooms],
+                                                      [r.after for r in rooms])]
+        out[match] = _Match(home, visit, _label(e), len(rooms),
+                            (float(won[0]), float(won[1])), (float(lost[0]), float(lost[1])))
+    return out
+
+
+def _label(e: Entry) -> str:
+    """A match as a director finds it: its file, and its round when the record gives one."""
+    name = e.source.replace("\\", "/").rsplit("/", 1)[-1] or e.source
+    tags = e.match[len(e.source) + 1:] if e.match.startswith(e.source + "|") else e.match
+    round_ = tags.split("|")[2] if tags.count("|") >= 2 else ""
+    return f"{name} round {round_}" if round_ else name
+
+
+def _team_rows(event: str, section: str, matches: list[_Match],
+               by_vp: bool) -> list[dict[str, object]]:
+    """Each named team's total over its matches, ranked: its IMPs won less its IMPs lost
+    (net IMPs), or with ``by_vp`` its Victory Points (WBF continuous scale, each
+    match by its own number of boards)."""
+    totals: dict[str, list] = {}
+    for m in matches:
+        for team, (won, lost) in ((m.home, (m.home_imps, m.visit_imps)),
+                                  (m.visit, (m.visit_imps, m.home_imps))):
+            t = totals.setdefault(team, [0, 0.0, 0.0])
+            t[0] += m.boards
+            for i in (0, 1):
+                margin = won[i] - lost[i]
+                t[1 + i] += victory_points(margin, m.boards) if by_vp else margin
+    pairs = [(team, t[0], _two(t[1]), _two(t[2])) for team, t in totals.items()]
+    return _ranked(event, section, "", pairs, 0)
+
+
+def _match_rows(event: str, section: str, matches: list[_Match]) -> list[dict[str, object]]:
+    """The two sides of each match whose teams the records do not name: the IMPs each won,
+    before and after the adjustments, ranked 1 and 2 within their match (direction
+    ``match``)."""
+    rows = []
+    for m in matches:
+        sides = [(f"{m.label}: home (N-S in the open room)", m.boards, *m.home_imps),
+                 (f"{m.label}: visitors (E-W in the open room)", m.boards, *m.visit_imps)]
+        rank, rank_after = ranks([s[2] for s in sides]), ranks([s[3] for s in sides])
+        rows.extend(_standing(event, section, "match", s, r, ra)
+                    for s, r, ra in zip(sides, rank, rank_after))
     return rows
 
 
 def changes(scored: Scored, table: list[dict[str, object]]) -> Iterator[str]:
     """What the adjustments did, for the text output: each adjusted board's pairs' figures
-    before and after, then every pair whose rank changed (``rank_changes``)."""
+    before and after, each match whose IMPs changed, then every pair whose rank changed
+    (``rank_changes``)."""
     yield from _board_changes(scored)
+    yield from match_changes(table)
     yield from rank_changes(table)
 
 
+def match_changes(table: list[dict[str, object]]) -> Iterator[str]:
+    """Each match (its teams not named) whose IMPs the adjustments change:
+    ``01ITASCO.PBN round 01: 45-32 -> 46-30 IMPs``."""
+    sides = [row for row in table if row["direction"] == "match"]
+    for home, visit in zip(sides[::2], sides[1::2]):
+        if (home["score"], visit["score"]) != (home["score_adjusted"],
+                                               visit["score_adjusted"]):
+            label = str(home["pair"]).rsplit(": home", 1)[0]
+            yield (f"{label}: {home['score']:g}-{visit['score']:g} -> "
+                   f"{home['score_adjusted']:g}-{visit['score_adjusted']:g} IMPs "
+                   "(home, visitors)")
+
+
 def _board_changes(scored: Scored) -> Iterator[str]:
-    adjusted = {r.key for r in scored.results if r.entry.before != r.entry.after}
+    by_key: dict[tuple, list[Result]] = defaultdict(list)  # each board's results, once
+    adjusted: dict[tuple, set[str]] = defaultdict(set)  # a teams board: the matches changed
+    for r in scored.results:
+        by_key[r.key].append(r)
+        if r.entry.before != r.entry.after:
+            adjusted[r.key].add(r.entry.match)
     for key in sorted(adjusted, key=lambda k: (k[:3], _number(k[3]))):
-        results = [r for r in scored.results if r.key == key]
+        results = by_key[key]
+        if results[0].method == "teams":  # only the match of the adjusted room
+            results = [r for r in results if r.entry.match in adjusted[key]]
         mp = results[0].method.startswith("mp")
         yield f"board {key[3]} ({_event(key)}), {results[0].method}:"
         for r in results:
@@ -69,7 +211,7 @@ def rank_changes(table: list[dict[str, object]]) -> Iterator[str]:
     """Every pair (or team) whose rank the adjustments change, best after first:
     ``Ed North & Gus South (NS): 3rd -> 1st (50.00 -> 66.67)``."""
     for row in table:
-        if row["rank"] != row["rank_adjusted"]:
+        if row["rank"] is not None and row["rank"] != row["rank_adjusted"]:
             direction = f" ({row['direction']})" if row["direction"] else ""
             yield (f"{row['pair']}{direction}: {ordinal(row['rank'])} -> "
                    f"{ordinal(row['rank_adjusted'])} ({row['score']:.2f} -> "
@@ -270,26 +412,33 @@ def _table_traveller(mine: Result, trim: int) -> Traveller | None:
     e = mine.entry
     table = parse_table(*e.table)
     own = own_row(table, e.before, e.contract, e.declarer)
-    field = scores(table)
-    at = field.index(e.before)
-    after = field[:at] + [e.after] + field[at + 1:]
-    before_of = dict(zip(field, field_figures(mine.method, field, trim)))
-    after_of = dict(zip(after, field_figures(mine.method, after, trim)))
+    rows_of = counts(table)
+    values = [v for v, _ in rows_of] + [e.after]
+    times = [t for _, t in rows_of] + [0]
+    before_of = dict(zip(values, weighted_figures(mine.method, values, times, trim)))
+    times[values.index(e.before)] -= 1
+    times[-1] += 1
+    after_of = dict(zip(values, weighted_figures(mine.method, values, times, trim)))
     rows = []
-    for row in table.rows:
-        score, times = int(row["Score_NS"]), int(row.get("Multiplicity", "1"))
+    for row, (score, times_) in zip(table.rows, rows_of):
         if row is own:
             rows.append(_row(mine, True))
-            times -= 1
-        if times:
+            times_ -= 1
+        if times_:
             result = _table_result(row)
             rows.append(TravellerRow(_pair_id(row, "NS"), _pair_id(row, "EW"),
                                      row.get("Contract", ""), row.get("Declarer", ""), result,
                                      result, score, score, before_of[score], after_of[score],
-                                     False, times))
+                                     False, times_))
     rows.sort(key=lambda t: (-t.score, not t.own))
-    butler = (datum(field, trim), datum(after, trim)) if mine.method == "butler" else None
-    return Traveller(mine.key, mine.method, len(field), rows, len(field), butler, trim, True)
+    n = sum(t for _, t in rows_of)
+    butler = None
+    if mine.method == "butler":
+        field = sorted(rows_of)
+        butler = (weighted_datum([v for v, _ in field], [t for _, t in field], trim),
+                  weighted_datum(sorted(values), [t for _, t in sorted(zip(values, times))],
+                                 trim))
+    return Traveller(mine.key, mine.method, n, rows, n, butler, trim, True)
 
 
 def _table_result(row: dict[str, str]) -> str:
