@@ -480,3 +480,17 @@ def test_a_passed_out_board_finds_its_row_in_an_okbridge_table(cli, tmp_path):
     out = run(cli, tmp_path, path)
     assert figures(out) == [("7", "nora", "4", "", "", "-2.33", "-2.33", "cross-imp")]
     assert "SC00" not in (tmp_path / "findings.csv").read_text()
+
+
+def test_a_match_whose_rooms_name_the_same_players_is_still_scored(cli, tmp_path):
+    # a vugraph operator's placeholders, "North", "East", ... in both rooms: the open and the
+    # closed room are the match's two tables all the same (no SC002).  Open 3NT by South 10
+    # tricks +430, closed 9 tricks +400: 30 points, 1 IMP to the open room's N-S.
+    match = tmp_path / "match.pbn"
+    names = "North,East,South,West"
+    match.write_text(result("2", DEAL_2, "3NT", "S", 10, names, room="Open")
+                     + result("2", DEAL_2, "3NT", "S", 9, names, room="Closed"))
+    got = figures(run(cli, tmp_path, match))
+    assert got == [("2", "North", "2", "", "", "1.0", "1.0", "teams"),
+                   ("2", "North", "2", "", "", "-1.0", "-1.0", "teams")]
+    assert "SC002" not in (tmp_path / "findings.csv").read_text()

@@ -710,7 +710,7 @@ def _score_field(key: tuple, fields: Fields, kept: list[int], method: str, large
                  figures: Figures) -> None:
     """The figures of one field (its entries ``kept``, by index) put in ``figures``; notes for
     what cannot be scored; each table's ``Result`` added to ``results``."""
-    if fields.same_players(kept):
+    if method != "teams" and fields.same_players(kept):  # a match's rooms are its tables
         notes.extend(_note(e, key, "SC002", "the same players sit at two tables of board "
                            f"{key[3]} with different results: the field cannot be told apart; "
                            "its figures stay empty", "not scored: the same players sit at two tables") for e in map(fields.entry, kept))

@@ -187,12 +187,14 @@ def match_changes(table: list[dict[str, object]]) -> Iterator[str]:
 
 
 def _board_changes(scored: Scored) -> Iterator[str]:
-    by_key: dict[tuple, list[Result]] = defaultdict(list)  # each board's results, once
     adjusted: dict[tuple, set[str]] = defaultdict(set)  # a teams board: the matches changed
     for r in scored.results:
-        by_key[r.key].append(r)
         if r.entry.before != r.entry.after:
             adjusted[r.key].add(r.entry.match)
+    by_key: dict[tuple, list[Result]] = defaultdict(list)  # the adjusted boards' results
+    for r in scored.results:  # once each: linear, and kept only for the boards shown
+        if r.key in adjusted:
+            by_key[r.key].append(r)
     for key in sorted(adjusted, key=lambda k: (k[:3], _number(k[3]))):
         results = by_key[key]
         if results[0].method == "teams":  # only the match of the adjusted room
@@ -211,7 +213,8 @@ def rank_changes(table: list[dict[str, object]]) -> Iterator[str]:
     """Every pair (or team) whose rank the adjustments change, best after first:
     ``Ed North & Gus South (NS): 3rd -> 1st (50.00 -> 66.67)``."""
     for row in table:
-        if row["rank"] is not None and row["rank"] != row["rank_adjusted"]:
+        if (row["rank"] is not None and row["rank"] != row["rank_adjusted"]
+                and row["direction"] != "match"):  # a match's: ``match_changes``
             direction = f" ({row['direction']})" if row["direction"] else ""
             yield (f"{row['pair']}{direction}: {ordinal(row['rank'])} -> "
                    f"{ordinal(row['rank_adjusted'])} ({row['score']:.2f} -> "
