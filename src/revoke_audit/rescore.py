@@ -209,7 +209,6 @@ class Results:
         self._method = array("b")
         self._before = array("d")
         self._after = array("d")
-        self._made: list[Result] | None = None  # ``__iter__``
 
     def add(self, index: int, method: str, before: float, after: float) -> None:
         """Entry ``index``'s figures by ``method``."""
@@ -246,10 +245,9 @@ class Results:
         return Result(self._fields.key_of(i), self._fields.entry(i), method, b, a)
 
     def __iter__(self) -> Iterator[Result]:
-        """Every ``Result``, made on the first reading and kept: the same objects each time."""
-        if self._made is None:
-            self._made = [self._result(at) for at in range(len(self._index))]
-        return iter(self._made)
+        """Every ``Result``, made as it is read and not kept (a run's standings stream them:
+        a few numbers a table stay, never an object a table)."""
+        return map(self._result, range(len(self._index)))
 
 
 class Fields:

@@ -32,33 +32,81 @@ def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, ob
     on the WBF scale, else by IMPs), and the two sides of each match where they do not
     (``_match_rows``: direction ``match``)."""
     rows: list[dict[str, object]] = []
-    teams: dict[tuple[str, str], list[Result]] = defaultdict(list)
-    for r in scored.results:
+    events: dict[tuple, _Pairs] = {}
+    teams: dict[tuple[str, str], dict[str, list]] = {}
+    for r in scored.results:  # streamed: each event's totals kept, never its results
         if r.method == "teams":
-            teams[r.key[:2]].append(r)
-    for (event, section, _date), results in _events(scored.results).items():
-        if all(r.method == "teams" for r in results):
-            continue
-        results = [r for r in results if r.method != "teams"]
-        totals = _totals(results)
-        boards = len({r.key for r in results})  # the event's boards
+            if r.entry.room.lower() == "open":
+                _add_match(teams.setdefault(r.key[:2], {}), r)
+        elif all(r.entry.names):
+            got = events.get(r.key[:3])
+            if got is None:
+                got = events[r.key[:3]] = _Pairs()
+            got.add(r)
+    for (event, section, _date), got in events.items():
+        totals = got.split if not (got.ns & got.ew) else got.joint
         groups: dict[str, list[tuple[str, list]]] = defaultdict(list)
         for (direction, pair), t in totals.items():
             groups[direction].append((pair, t))
-        mean = all(r.method.startswith("mp") for r in results)
         for direction, pairs in sorted(groups.items(), key=lambda g: g[0] != "NS"):
-            before = [_two(t[1] / t[0] if mean else t[1]) for _, t in pairs]
-            after = [_two(t[2] / t[0] if mean else t[2]) for _, t in pairs]
+            before = [_two(t[1] / t[0] if got.mean else t[1]) for _, t in pairs]
+            after = [_two(t[2] / t[0] if got.mean else t[2]) for _, t in pairs]
             rows.extend(_ranked(event, section, direction,
                                 [(pair, t[0], b, a) for (pair, t), b, a
-                                 in zip(pairs, before, after)], boards))
-    for (event, section), results in teams.items():
-        matches = _matches(results)
-        named = {m: sides for m, sides in matches.items() if sides.named}
-        rows.extend(_team_rows(event, section, list(named.values()), victory_points))
-        rows.extend(_match_rows(event, section, [sides for m, sides in matches.items()
-                                                 if m not in named]))
+                                 in zip(pairs, before, after)], len(got.boards)))
+    for (event, section), matches in teams.items():
+        made = [_Match(*m[:4], (float(m[4]), float(m[5])), (float(m[6]), float(m[7])))
+                for m in matches.values()]
+        rows.extend(_team_rows(event, section, [m for m in made if m.named], victory_points))
+        rows.extend(_match_rows(event, section, [m for m in made if not m.named]))
     return rows
+
+
+class _Pairs:
+    """An event's pairs as its results go by: each pair's [boards, sum before, sum after],
+    both by direction (``split``: a Mitchell, no pair sitting both ways) and not (``joint``),
+    summed in the results' order; the pairs seen each way; the boards; whether every result
+    is a percentage (``mean``)."""
+
+    def __init__(self) -> None:
+        self.split: dict[tuple[str, str], list] = {}
+        self.joint: dict[tuple[str, str], list] = {}
+        self.ns: set[str] = set()
+        self.ew: set[str] = set()
+        self.boards: set[tuple] = set()
+        self.mean = True
+
+    def add(self, r: Result) -> None:
+        ns_pair, ew_pair = _pairs(r)
+        self.ns.add(ns_pair)
+        self.ew.add(ew_pair)
+        self.boards.add(r.key)
+        mp = r.method.startswith("mp")
+        self.mean = self.mean and mp
+        for direction, pair, b, a in (("NS", ns_pair, r.before, r.after),
+                                      ("EW", ew_pair, _ew(r.before, mp), _ew(r.after, mp))):
+            for totals, key in ((self.split, (direction, pair)), (self.joint, ("", pair))):
+                t = totals.get(key)
+                if t is None:
+                    t = totals[key] = [0, 0.0, 0.0]
+                t[0] += 1
+                t[1] += b
+                t[2] += a
+
+
+def _add_match(matches: dict[str, list], r: Result) -> None:
+    """An open room's board added to its match: [home, visit, label, boards, IMPs won by
+    home before, after, by the visitors before, after]; each board's IMPs are its open
+    room's N-S figure (the closed room's is its negative), to the home team when positive,
+    else to the visitors."""
+    m = matches.get(r.entry.match)
+    if m is None:
+        m = matches[r.entry.match] = [*r.entry.teams, _label(r.entry), 0, 0, 0, 0, 0]
+    m[3] += 1
+    m[4] += max(r.before, 0)
+    m[5] += max(r.after, 0)
+    m[6] += max(-r.before, 0)
+    m[7] += max(-r.after, 0)
 
 
 def _ranked(event: str, section: str, direction: str,
@@ -101,27 +149,6 @@ class _Match(NamedTuple):
     @property
     def named(self) -> bool:
         return bool(self.home and self.visit)
-
-
-def _matches(results: list[Result]) -> dict[str, _Match]:
-    """The matches of a teams event's results, in the order they come: each board's IMPs
-    are its open room's N-S figure (the closed room's is its negative), to the home team
-    when positive, else to the visitors."""
-    opens: dict[str, list[Result]] = defaultdict(list)
-    for r in results:
-        if r.entry.room.lower() == "open":
-            opens[r.entry.match].append(r)
-    out = {}
-    for match, rooms in opens.items():
-        e = rooms[0].entry
-        home, visit = e.teams
-        won = [sum(max(x, 0) for x in xs) for xs in ([r.before for r in rooms],
-                                                    [r.after for r in rooms])]
-        lost = [sum(max(-x, 0) for x in xs) for xs in ([r.before for r in rooms],
-                                                      [r.after for r in rooms])]
-        out[match] = _Match(home, visit, _label(e), len(rooms),
-                            (float(won[0]), float(won[1])), (float(lost[0]), float(lost[1])))
-    return out
 
 
 def _label(e: Entry) -> str:
@@ -219,32 +246,6 @@ def rank_changes(table: list[dict[str, object]]) -> Iterator[str]:
             yield (f"{row['pair']}{direction}: {ordinal(row['rank'])} -> "
                    f"{ordinal(row['rank_adjusted'])} ({row['score']:.2f} -> "
                    f"{row['score_adjusted']:.2f})")
-
-
-def _events(results: list[Result]) -> dict[tuple, list[Result]]:
-    out: dict[tuple, list[Result]] = defaultdict(list)
-    for r in results:
-        if all(r.entry.names):
-            out[r.key[:3]].append(r)
-    return out
-
-
-def _totals(results: list[Result]) -> dict[tuple[str, str], list]:
-    """(direction, pair) -> [boards, sum before, sum after]."""
-    sides = [(_pairs(r), r) for r in results]
-    ns = {p[0] for p, _ in sides}
-    ew = {p[1] for p, _ in sides}
-    apart = not (ns & ew) and all(r.method != "teams" for r in results)
-    totals: dict[tuple[str, str], list] = {}
-    for (ns_pair, ew_pair), r in sides:
-        mp = r.method.startswith("mp")
-        for direction, pair, b, a in (("NS", ns_pair, r.before, r.after),
-                                      ("EW", ew_pair, _ew(r.before, mp), _ew(r.after, mp))):
-            t = totals.setdefault((direction if apart else "", pair), [0, 0.0, 0.0])
-            t[0] += 1
-            t[1] += b
-            t[2] += a
-    return totals
 
 
 def _pairs(r: Result) -> tuple[str, str]:
@@ -376,7 +377,7 @@ class Travellers:
         if mine.entry.table is not None:
             return _table_traveller(mine, self.scored.trim)
         results = self._fields[mine.key]
-        rows = [_row(r, r is mine) for r in results]
+        rows = [_row(r, r.entry.index == mine.entry.index) for r in results]
         if mine.method != "teams":
             rows.sort(key=lambda t: (-t.score, not t.own))
         scores = [r.entry.before for r in results], [r.entry.after for r in results]
