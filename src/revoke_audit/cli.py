@@ -28,7 +28,7 @@ from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
                      silence_stdout, text_line)
 from .field_reports import Deferred
-from .rescore import METHODS, Fields
+from .rescore import METHODS, FieldNotes, Fields
 from .standings import STANDING_COLUMNS, changes, standings
 from .run import render_sources
 from .sarif import write_sarif
@@ -280,6 +280,9 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
 @click.option("--standings", "standings_path", type=click.Path(dir_okay=False),
               help="write the standings before and after the adjustments (CSV; .parquet: "
                    "Parquet)")
+@click.option("--victory-points", is_flag=True,
+              help="rank a teams event's named teams by Victory Points (WBF continuous scale, "
+                   "2013) instead of IMPs")
 @click.option("--scheduler", metavar="ADDRESS",
               help="with --engine dask: the Dask scheduler to use (default: a local cluster on "
                    "this machine's cores)")
@@ -320,7 +323,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
           standings_path, scheduler, select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
           progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
-          max_archive_boards, html_path) -> None:
+          max_archive_boards, html_path, victory_points) -> None:
     """Audit every board in PATHS (files, folders, .zip, .tar, .gz; - for stdin)."""
     limits = Limits(archive_bytes=max_archive_bytes, run_bytes=max_run_bytes, ratio=max_ratio,
                     archive_boards=max_archive_boards)
@@ -378,7 +381,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
             _summary(tally, codes, fmt, known)
-            _rescored(fields, reports, fmt == "text" and not (quiet or statistics))
+            _rescored(fields, reports, fmt == "text" and not (quiet or statistics),
+                      victory_points)
             deferred.commit(([recorder.text()] if recorder else [])
                             + ([page.pieces()] if page is not None else []))
             if recorder is not None:  # said once it is true
@@ -534,6 +538,9 @@ def _progress(total: int, quiet: bool, progress: bool | None) -> _Bar:
 
 
 def _emit(r, fmt, quiet, collected) -> None:
+    if fmt == "text" and not quiet and isinstance(r, FieldNotes):
+        echo("\n".join(r.summary()))  # one line per event and cause; each board's in findings
+        return
     if fmt == "text" and not quiet:
         for f in r.findings:
             echo(text_line(f))
@@ -592,13 +599,13 @@ def _summary(tally, codes, fmt, known) -> None:
 _HELD = {"json": "the --format json document", "jsonl": "the --format jsonl output"}
 
 
-def _rescored(fields: Fields, reports: Reports, say: bool) -> None:
+def _rescored(fields: Fields, reports: Reports, say: bool, victory_points: bool = False) -> None:
     """The standings to their report; with ``say``, what the adjustments changed (the text
     output ends with it)."""
     if not (reports.tables or say):
         return
     scored = fields.score()
-    table = standings(scored)
+    table = standings(scored, victory_points)
     for report in reports.tables:
         report.write_rows(table)
     lines = list(changes(scored, table)) if say else []

@@ -27,12 +27,13 @@ from operator import itemgetter
 from typing import Iterable, Iterator, NamedTuple
 
 from .cards import SEATS
-from .report import _FORMULA_START, safe_cell
+from .report import _FORMULA_START, safe_cell, text_line
 from .rows import (BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, LeanRow,
                    Rendered, run_tags)
 from .scoring import score_ns
-from .scoring.field import butler, cross_imps, mp_percentages, teams
-from .scoring.scoretable import check, own_row, parse_table, scores, table_method
+from .scoring.field import butler, cross_imps, mp_percentages, teams, weighted_figures
+from .scoring.scoretable import (MAX_TABLES, check, counts, own_row, parse_table,
+                                 table_method)
 
 METHODS = ("mp", "cross-imp", "butler", "teams")
 _NO_TEAMS = ("", "")
@@ -208,7 +209,6 @@ class Results:
         self._method = array("b")
         self._before = array("d")
         self._after = array("d")
-        self._made: list[Result] | None = None  # ``__iter__``
 
     def add(self, index: int, method: str, before: float, after: float) -> None:
         """Entry ``index``'s figures by ``method``."""
@@ -245,10 +245,9 @@ class Results:
         return Result(self._fields.key_of(i), self._fields.entry(i), method, b, a)
 
     def __iter__(self) -> Iterator[Result]:
-        """Every ``Result``, made on the first reading and kept: the same objects each time."""
-        if self._made is None:
-            self._made = [self._result(at) for at in range(len(self._index))]
-        return iter(self._made)
+        """Every ``Result``, made as it is read and not kept (a run's standings stream them:
+        a few numbers a table stay, never an object a table)."""
+        return map(self._result, range(len(self._index)))
 
 
 class Fields:
@@ -286,7 +285,7 @@ class Fields:
             yield r
         notes = self.score().notes
         if notes:
-            yield Rendered(None, notes)
+            yield FieldNotes(None, notes)
 
     def add(self, r: Rendered) -> None:
         """The board (or boards, a ``CleanRun``) of ``r``, at the next ordinals."""
@@ -440,7 +439,9 @@ class Fields:
         if got is None:
             source, room, match, scoring, contract, declarer, vul = self._shared_list[number]
             teams = tuple(match.split("|")[:2]) if match else _NO_TEAMS
-            got = self._made[number] = (source, room, match or source, scoring, teams,
+            if not any(teams):  # a match whose teams are not named: its file (and round)
+                match = f"{source}|{match}" if match else source
+            got = self._made[number] = (source, room, match, scoring, teams,
                                         contract, declarer, vul)
         return got
 
@@ -558,7 +559,8 @@ def _score_all(fields: Fields) -> Scored:
             figures.copy(index, first)
     notes.extend(_note(r.entry, r.key, "SC003", f"board {r.key[3]} is scored, but its players "
                        "are not all named: this table's pairs cannot be followed across boards "
-                       "and are left out of the standings")
+                       "and are left out of the standings", "scored, but the players are not all "
+                       "named: left out of the standings")
                  for r in results.unnamed())
     return Scored(figures, notes, results, dict(largest), trim)
 
@@ -622,36 +624,51 @@ def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: 
     contract and declarer; rows alike are interchangeable) takes its score before and after
     the adjustments; the program's own figures are checked against ours (SC005)."""
     table = parse_table(e.table[0], e.table[1])
-    field = scores(table) if table is not None else None
-    if not field:
+    rows = counts(table) if table is not None else None
+    if not rows:
         notes.append(_note(e, key, "SC004", f"board {key[3]}: its ScoreTable cannot be read "
-                           "(a row that is not its columns, or no Score_NS): not scored"))
+                           "(a row that is not its columns, no Score_NS, or a Multiplicity "
+                           f"that is not a whole number from 1 to {MAX_TABLES:,} tables): "
+                           "not scored", "not scored: its ScoreTable cannot be read"))
         return
     mine = own_row(table, e.before, e.contract, e.declarer)
     if mine is None:
         notes.append(_note(e, key, "SC004", f"board {key[3]}: the record's own row (N-S "
                            f"{e.before:+d}, {e.contract} by {e.declarer}) is not in its "
-                           "ScoreTable: not scored"))
+                           "ScoreTable: not scored", "not scored: its own row is not in its ScoreTable"))
         return
-    if len(field) < 2:
+    n = sum(times for _, times in rows)
+    if n < 2:
         return
-    at = field.index(e.before)
-    after = field[:at] + [e.after] + field[at + 1:]
     name = method or table_method(table, e.scoring)
     got = check(table)
     if got is not None and not got.agree:
         notes.append(_note(e, key, "SC005", f"board {key[3]}: the scoring program's "
                            f"{got.column} for N-S {got.score:+d} is {got.theirs}, ours "
-                           f"{got.ours} ({got.reason})"))
-    n = len(field)
+                           f"{got.ours} ({got.reason})", "scored, but the scoring program's "
+                           "figures differ from ours"))
     if name == "teams":
         name = "cross-imp"
-    pair = (field_figures(name, field, trim)[at], field_figures(name, after, trim)[at])
+    pair = table_figures(name, rows, e.before, e.after, trim)
     results.add(e.index, name, *pair)
     if name == "mp":
         figures.put(e.index, _cells(n, name, mp=pair))
     else:
         figures.put(e.index, _cells(n, name, imps=pair))
+
+
+def table_figures(method: str, rows: list[tuple[int, int]], before: int, after: int,
+                  trim: int = 1) -> tuple[float, float]:
+    """A record's figure before and after the adjustments in the field of a ScoreTable's
+    ``rows`` (score, tables), one of the tables that scored ``before`` (its own row's) now
+    scoring ``after``: weighed by the counts, never written out (``weighted_figures``)."""
+    values = [v for v, _ in rows] + [after]
+    times = [t for _, t in rows] + [0]
+    at = values.index(before)
+    first = weighted_figures(method, values, times, trim)[at]
+    times[at] -= 1
+    times[-1] += 1
+    return first, weighted_figures(method, values, times, trim)[-1]
 
 
 def field_figures(method: str, scores: list[int], trim: int = 1,
@@ -691,16 +708,16 @@ def _score_field(key: tuple, fields: Fields, kept: list[int], method: str, large
                  figures: Figures) -> None:
     """The figures of one field (its entries ``kept``, by index) put in ``figures``; notes for
     what cannot be scored; each table's ``Result`` added to ``results``."""
-    if fields.same_players(kept):
+    if method != "teams" and fields.same_players(kept):  # a match's rooms are its tables
         notes.extend(_note(e, key, "SC002", "the same players sit at two tables of board "
                            f"{key[3]} with different results: the field cannot be told apart; "
-                           "its figures stay empty") for e in map(fields.entry, kept))
+                           "its figures stay empty", "not scored: the same players sit at two tables") for e in map(fields.entry, kept))
         return
     if method == "teams":
         return _score_teams(key, list(map(fields.entry, kept)), notes, results, figures)
     if len(kept) < 2:
         notes.extend(_note(e, key, "SC001", f"board {key[3]} has no other result in the run "
-                           "to compare with: its figures stay empty")
+                           "to compare with: its figures stay empty", "not scored: no other result to compare with")
                      for e in map(fields.entry, kept))
         return
     before, after = fields.scores(kept)
@@ -729,9 +746,11 @@ def _score_teams(key: tuple, entries: list[Entry], notes: list, results: Results
     for rooms in matches.values():
         named = sorted(rooms, key=lambda e: e.room.lower() != "open")
         if len(rooms) != 2 or sorted(e.room.lower() for e in rooms) != ["closed", "open"]:
+            cause = ("not scored: a room is missing" if len(rooms) == 1 else
+                     "not scored: a match has a room twice, or more than two rooms")
             notes.extend(_note(e, key, "SC001", f"board {key[3]} of a teams match needs its "
-                               "open and closed rooms, once each: its figures stay empty")
-                         for e in rooms)
+                               "open and closed rooms, once each: its figures stay empty",
+                               cause) for e in rooms)
             continue
         o, c = named
         before, after = teams(o.before, c.before), teams(o.after, c.after)
@@ -761,8 +780,53 @@ def _two(x: float | None) -> float | None:
     return None if x is None else round(float(x), 2)
 
 
-def _note(e: Entry, key: tuple, code: str, message: str) -> dict[str, object]:
-    out: dict[str, object] = dict.fromkeys(FINDING_COLUMNS)
+class FieldNotes(Rendered):
+    """The notes of the fields that could not be scored, every board's in findings.csv, and
+    in the text output one line per event and cause (``summary``)."""
+
+    def summary(self) -> list[str]:
+        return summary(self.findings)
+
+
+def summary(notes: Iterable[dict[str, object]]) -> list[str]:
+    """One line per event, code and cause of ``notes`` (``Note``s; any other row as
+    ``report.text_line`` writes it), in the order each first comes: ``45th European Team
+    Championships 2001: 74 boards not scored: a room is missing (SC001; each board in the
+    findings report)``."""
+    counted: dict[tuple[str, str, str], int] = {}
+    for note in notes:
+        if isinstance(note, Note):
+            at = (_event_words(note.event[:2]), str(note["code"]), note.cause)
+        else:
+            at = ("", "", text_line(note))
+        counted[at] = counted.get(at, 0) + 1
+    lines = []
+    for (event, code, cause), n in counted.items():
+        if not code:
+            lines.append(cause)
+            continue
+        boards = f"{n} board" if n == 1 else f"{n} boards"
+        lines.append(f"{event}: {boards}: {cause} ({code}; each board in the findings "
+                     "report)")
+    return lines
+
+
+def _event_words(event: tuple[str, ...]) -> str:
+    return " ".join(p for p in event if p) or "no event"
+
+
+class Note(dict):
+    """A findings.csv row of a board that could not be scored, with its field's event
+    (event, section, date) and its ``cause`` in a few words, for the one line per event (and
+    section, every date together) and cause that the text output gives (``summary``)."""
+
+    event: tuple[str, str, str] = ("", "", "")
+    cause: str = ""
+
+
+def _note(e: Entry, key: tuple, code: str, message: str, cause: str = "") -> Note:
+    out = Note.fromkeys(FINDING_COLUMNS)
+    out.event, out.cause = tuple(key[:3]), cause or message
     out.update(source=e.source, line=e.line, game=e.game, board=key[3], room=e.room, code=code,
                law="", seat="", role="", suit_led="", card="", held="", message=message)
     return out

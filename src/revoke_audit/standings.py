@@ -14,47 +14,218 @@ from collections import defaultdict
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from .cards import SEATS
-from .rescore import Entry, Result, Scored, field_figures, place
+from .rescore import Entry, Result, Scored, place
 from .scoring import result_string, score_ns
-from .scoring.field import datum, ordinal, ranks
-from .scoring.scoretable import own_row, parse_table, scores
+from .scoring.field import (datum, ordinal, ranks, victory_points, weighted_datum,
+                             weighted_figures)
+from .scoring.scoretable import counts, own_row, parse_table
 
 STANDING_COLUMNS = ("event", "section", "direction", "pair", "boards", "score",
                     "score_adjusted", "rank", "rank_adjusted")
 
 
-def standings(scored: Scored) -> list[dict[str, object]]:
-    """One row per pair (or team) and event (``STANDING_COLUMNS``), best first."""
+def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, object]]:
+    """One row per pair (or team, or side of a match) and event (``STANDING_COLUMNS``), best
+    first; a pair that played less than half of its event's boards after the others, its
+    rank empty (``_ranked``).  A teams event (its boards scored ``teams``): its teams where
+    the records name them (``_team_rows``; with ``victory_points``, ranked by Victory Points
+    on the WBF scale, else by IMPs), and the two sides of each match where they do not
+    (``_match_rows``: direction ``match``)."""
     rows: list[dict[str, object]] = []
-    for (event, section, _date), results in _events(scored.results).items():
-        totals = _totals(results)
+    events: dict[tuple, _Pairs] = {}
+    teams: dict[tuple[str, str], dict[str, list]] = {}
+    for r in scored.results:  # streamed: each event's totals kept, never its results
+        if r.method == "teams":
+            if r.entry.room.lower() == "open":
+                _add_match(teams.setdefault(r.key[:2], {}), r)
+        elif all(r.entry.names):
+            got = events.get(r.key[:3])
+            if got is None:
+                got = events[r.key[:3]] = _Pairs()
+            got.add(r)
+    for (event, section, _date), got in events.items():
+        totals = got.split if not (got.ns & got.ew) else got.joint
         groups: dict[str, list[tuple[str, list]]] = defaultdict(list)
         for (direction, pair), t in totals.items():
             groups[direction].append((pair, t))
-        mean = all(r.method.startswith("mp") for r in results)
         for direction, pairs in sorted(groups.items(), key=lambda g: g[0] != "NS"):
-            before = [_two(t[1] / t[0] if mean else t[1]) for _, t in pairs]
-            after = [_two(t[2] / t[0] if mean else t[2]) for _, t in pairs]
-            rank, rank_after = ranks(before), ranks(after)
-            table = [{"event": event, "section": section, "direction": direction,
-                      "pair": pair, "boards": t[0], "score": b, "score_adjusted": a,
-                      "rank": r, "rank_adjusted": ra}
-                     for (pair, t), b, a, r, ra in zip(pairs, before, after, rank, rank_after)]
-            rows.extend(sorted(table, key=lambda row: (row["rank_adjusted"], row["pair"])))
+            before = [_two(t[1] / t[0] if got.mean else t[1]) for _, t in pairs]
+            after = [_two(t[2] / t[0] if got.mean else t[2]) for _, t in pairs]
+            rows.extend(_ranked(event, section, direction,
+                                [(pair, t[0], b, a) for (pair, t), b, a
+                                 in zip(pairs, before, after)], len(got.boards)))
+    for (event, section), matches in teams.items():
+        made = [_Match(*m[:4], (float(m[4]), float(m[5])), (float(m[6]), float(m[7])))
+                for m in matches.values()]
+        rows.extend(_team_rows(event, section, [m for m in made if m.named], victory_points))
+        rows.extend(_match_rows(event, section, [m for m in made if not m.named]))
+    return rows
+
+
+class _Pairs:
+    """An event's pairs as its results go by: each pair's [boards, sum before, sum after],
+    both by direction (``split``: a Mitchell, no pair sitting both ways) and not (``joint``),
+    summed in the results' order; the pairs seen each way; the boards; whether every result
+    is a percentage (``mean``)."""
+
+    def __init__(self) -> None:
+        self.split: dict[tuple[str, str], list] = {}
+        self.joint: dict[tuple[str, str], list] = {}
+        self.ns: set[str] = set()
+        self.ew: set[str] = set()
+        self.boards: set[tuple] = set()
+        self.mean = True
+
+    def add(self, r: Result) -> None:
+        ns_pair, ew_pair = _pairs(r)
+        self.ns.add(ns_pair)
+        self.ew.add(ew_pair)
+        self.boards.add(r.key)
+        mp = r.method.startswith("mp")
+        self.mean = self.mean and mp
+        for direction, pair, b, a in (("NS", ns_pair, r.before, r.after),
+                                      ("EW", ew_pair, _ew(r.before, mp), _ew(r.after, mp))):
+            for totals, key in ((self.split, (direction, pair)), (self.joint, ("", pair))):
+                t = totals.get(key)
+                if t is None:
+                    t = totals[key] = [0, 0.0, 0.0]
+                t[0] += 1
+                t[1] += b
+                t[2] += a
+
+
+def _add_match(matches: dict[str, list], r: Result) -> None:
+    """An open room's board added to its match: [home, visit, label, boards, IMPs won by
+    home before, after, by the visitors before, after]; each board's IMPs are its open
+    room's N-S figure (the closed room's is its negative), to the home team when positive,
+    else to the visitors."""
+    m = matches.get(r.entry.match)
+    if m is None:
+        m = matches[r.entry.match] = [*r.entry.teams, _label(r.entry), 0, 0, 0, 0, 0]
+    m[3] += 1
+    m[4] += max(r.before, 0)
+    m[5] += max(r.after, 0)
+    m[6] += max(-r.before, 0)
+    m[7] += max(-r.after, 0)
+
+
+def _ranked(event: str, section: str, direction: str,
+            pairs: list[tuple[str, int, float, float]],
+            boards: int) -> list[dict[str, object]]:
+    """The rows of one ranking: each (pair, boards played, score before, after), ranked
+    before and after, best after first.  A pair that played less than half of the event's
+    ``boards`` (a substitute, a late arrival) is not ranked: its rows come after the others'
+    with its boards and scores and no rank, by name."""
+    kept = [p for p in pairs if 2 * p[1] >= boards]
+    apart = sorted((p for p in pairs if 2 * p[1] < boards), key=lambda p: p[0])
+    rank = ranks([p[2] for p in kept])
+    rank_after = ranks([p[3] for p in kept])
+    table = [_standing(event, section, direction, p, r, ra)
+             for p, r, ra in zip(kept, rank, rank_after)]
+    table.sort(key=lambda row: (row["rank_adjusted"], row["pair"]))
+    return table + [_standing(event, section, direction, p, None, None) for p in apart]
+
+
+def _standing(event: str, section: str, direction: str, pair: tuple[str, int, float, float],
+              rank: int | None, rank_after: int | None) -> dict[str, object]:
+    name, boards, before, after = pair
+    return {"event": event, "section": section, "direction": direction, "pair": name,
+            "boards": boards, "score": before, "score_adjusted": after, "rank": rank,
+            "rank_adjusted": rank_after}
+
+
+class _Match(NamedTuple):
+    """One match of a teams event: its teams (home N-S in the open room; empty when not
+    named), its label (its file and round), its boards, and the IMPs each team won, before
+    and after the adjustments."""
+
+    home: str
+    visit: str
+    label: str
+    boards: int
+    home_imps: tuple[float, float]
+    visit_imps: tuple[float, float]
+
+    @property
+    def named(self) -> bool:
+        return bool(self.home and self.visit)
+
+
+def _label(e: Entry) -> str:
+    """A match as a director finds it: its file, and its round when the record gives one."""
+    name = e.source.replace("\\", "/").rsplit("/", 1)[-1] or e.source
+    tags = e.match[len(e.source) + 1:] if e.match.startswith(e.source + "|") else e.match
+    round_ = tags.split("|")[2] if tags.count("|") >= 2 else ""
+    return f"{name} round {round_}" if round_ else name
+
+
+def _team_rows(event: str, section: str, matches: list[_Match],
+               by_vp: bool) -> list[dict[str, object]]:
+    """Each named team's total over its matches, ranked: its IMPs won less its IMPs lost
+    (net IMPs), or with ``by_vp`` its Victory Points (WBF continuous scale, each
+    match by its own number of boards)."""
+    totals: dict[str, list] = {}
+    for m in matches:
+        for team, (won, lost) in ((m.home, (m.home_imps, m.visit_imps)),
+                                  (m.visit, (m.visit_imps, m.home_imps))):
+            t = totals.setdefault(team, [0, 0.0, 0.0])
+            t[0] += m.boards
+            for i in (0, 1):
+                margin = won[i] - lost[i]
+                t[1 + i] += victory_points(margin, m.boards) if by_vp else margin
+    pairs = [(team, t[0], _two(t[1]), _two(t[2])) for team, t in totals.items()]
+    return _ranked(event, section, "", pairs, 0)
+
+
+def _match_rows(event: str, section: str, matches: list[_Match]) -> list[dict[str, object]]:
+    """The two sides of each match whose teams the records do not name: the IMPs each won,
+    before and after the adjustments, ranked 1 and 2 within their match (direction
+    ``match``)."""
+    rows = []
+    for m in matches:
+        sides = [(f"{m.label}: home (N-S in the open room)", m.boards, *m.home_imps),
+                 (f"{m.label}: visitors (E-W in the open room)", m.boards, *m.visit_imps)]
+        rank, rank_after = ranks([s[2] for s in sides]), ranks([s[3] for s in sides])
+        rows.extend(_standing(event, section, "match", s, r, ra)
+                    for s, r, ra in zip(sides, rank, rank_after))
     return rows
 
 
 def changes(scored: Scored, table: list[dict[str, object]]) -> Iterator[str]:
     """What the adjustments did, for the text output: each adjusted board's pairs' figures
-    before and after, then every pair whose rank changed (``rank_changes``)."""
+    before and after, each match whose IMPs changed, then every pair whose rank changed
+    (``rank_changes``)."""
     yield from _board_changes(scored)
+    yield from match_changes(table)
     yield from rank_changes(table)
 
 
+def match_changes(table: list[dict[str, object]]) -> Iterator[str]:
+    """Each match (its teams not named) whose IMPs the adjustments change:
+    ``01ITASCO.PBN round 01: 45-32 -> 46-30 IMPs``."""
+    sides = [row for row in table if row["direction"] == "match"]
+    for home, visit in zip(sides[::2], sides[1::2]):
+        if (home["score"], visit["score"]) != (home["score_adjusted"],
+                                               visit["score_adjusted"]):
+            label = str(home["pair"]).rsplit(": home", 1)[0]
+            yield (f"{label}: {home['score']:g}-{visit['score']:g} -> "
+                   f"{home['score_adjusted']:g}-{visit['score_adjusted']:g} IMPs "
+                   "(home, visitors)")
+
+
 def _board_changes(scored: Scored) -> Iterator[str]:
-    adjusted = {r.key for r in scored.results if r.entry.before != r.entry.after}
+    adjusted: dict[tuple, set[str]] = defaultdict(set)  # a teams board: the matches changed
+    for r in scored.results:
+        if r.entry.before != r.entry.after:
+            adjusted[r.key].add(r.entry.match)
+    by_key: dict[tuple, list[Result]] = defaultdict(list)  # the adjusted boards' results
+    for r in scored.results:  # once each: linear, and kept only for the boards shown
+        if r.key in adjusted:
+            by_key[r.key].append(r)
     for key in sorted(adjusted, key=lambda k: (k[:3], _number(k[3]))):
-        results = [r for r in scored.results if r.key == key]
+        results = by_key[key]
+        if results[0].method == "teams":  # only the match of the adjusted room
+            results = [r for r in results if r.entry.match in adjusted[key]]
         mp = results[0].method.startswith("mp")
         yield f"board {key[3]} ({_event(key)}), {results[0].method}:"
         for r in results:
@@ -69,37 +240,12 @@ def rank_changes(table: list[dict[str, object]]) -> Iterator[str]:
     """Every pair (or team) whose rank the adjustments change, best after first:
     ``Ed North & Gus South (NS): 3rd -> 1st (50.00 -> 66.67)``."""
     for row in table:
-        if row["rank"] != row["rank_adjusted"]:
+        if (row["rank"] is not None and row["rank"] != row["rank_adjusted"]
+                and row["direction"] != "match"):  # a match's: ``match_changes``
             direction = f" ({row['direction']})" if row["direction"] else ""
             yield (f"{row['pair']}{direction}: {ordinal(row['rank'])} -> "
                    f"{ordinal(row['rank_adjusted'])} ({row['score']:.2f} -> "
                    f"{row['score_adjusted']:.2f})")
-
-
-def _events(results: list[Result]) -> dict[tuple, list[Result]]:
-    out: dict[tuple, list[Result]] = defaultdict(list)
-    for r in results:
-        if all(r.entry.names):
-            out[r.key[:3]].append(r)
-    return out
-
-
-def _totals(results: list[Result]) -> dict[tuple[str, str], list]:
-    """(direction, pair) -> [boards, sum before, sum after]."""
-    sides = [(_pairs(r), r) for r in results]
-    ns = {p[0] for p, _ in sides}
-    ew = {p[1] for p, _ in sides}
-    apart = not (ns & ew) and all(r.method != "teams" for r in results)
-    totals: dict[tuple[str, str], list] = {}
-    for (ns_pair, ew_pair), r in sides:
-        mp = r.method.startswith("mp")
-        for direction, pair, b, a in (("NS", ns_pair, r.before, r.after),
-                                      ("EW", ew_pair, _ew(r.before, mp), _ew(r.after, mp))):
-            t = totals.setdefault((direction if apart else "", pair), [0, 0.0, 0.0])
-            t[0] += 1
-            t[1] += b
-            t[2] += a
-    return totals
 
 
 def _pairs(r: Result) -> tuple[str, str]:
@@ -231,7 +377,7 @@ class Travellers:
         if mine.entry.table is not None:
             return _table_traveller(mine, self.scored.trim)
         results = self._fields[mine.key]
-        rows = [_row(r, r is mine) for r in results]
+        rows = [_row(r, r.entry.index == mine.entry.index) for r in results]
         if mine.method != "teams":
             rows.sort(key=lambda t: (-t.score, not t.own))
         scores = [r.entry.before for r in results], [r.entry.after for r in results]
@@ -270,26 +416,33 @@ def _table_traveller(mine: Result, trim: int) -> Traveller | None:
     e = mine.entry
     table = parse_table(*e.table)
     own = own_row(table, e.before, e.contract, e.declarer)
-    field = scores(table)
-    at = field.index(e.before)
-    after = field[:at] + [e.after] + field[at + 1:]
-    before_of = dict(zip(field, field_figures(mine.method, field, trim)))
-    after_of = dict(zip(after, field_figures(mine.method, after, trim)))
+    rows_of = counts(table)
+    values = [v for v, _ in rows_of] + [e.after]
+    times = [t for _, t in rows_of] + [0]
+    before_of = dict(zip(values, weighted_figures(mine.method, values, times, trim)))
+    times[values.index(e.before)] -= 1
+    times[-1] += 1
+    after_of = dict(zip(values, weighted_figures(mine.method, values, times, trim)))
     rows = []
-    for row in table.rows:
-        score, times = int(row["Score_NS"]), int(row.get("Multiplicity", "1"))
+    for row, (score, times_) in zip(table.rows, rows_of):
         if row is own:
             rows.append(_row(mine, True))
-            times -= 1
-        if times:
+            times_ -= 1
+        if times_:
             result = _table_result(row)
             rows.append(TravellerRow(_pair_id(row, "NS"), _pair_id(row, "EW"),
                                      row.get("Contract", ""), row.get("Declarer", ""), result,
                                      result, score, score, before_of[score], after_of[score],
-                                     False, times))
+                                     False, times_))
     rows.sort(key=lambda t: (-t.score, not t.own))
-    butler = (datum(field, trim), datum(after, trim)) if mine.method == "butler" else None
-    return Traveller(mine.key, mine.method, len(field), rows, len(field), butler, trim, True)
+    n = sum(t for _, t in rows_of)
+    butler = None
+    if mine.method == "butler":
+        field = sorted(rows_of)
+        butler = (weighted_datum([v for v, _ in field], [t for _, t in field], trim),
+                  weighted_datum(sorted(values), [t for _, t in sorted(zip(values, times))],
+                                 trim))
+    return Traveller(mine.key, mine.method, n, rows, n, butler, trim, True)
 
 
 def _table_result(row: dict[str, str]) -> str:

@@ -10,19 +10,20 @@ program does after the session:
 - cross-IMPs: the mean of the IMPs against every other result of the field;
 - Butler: IMPs against a datum, the mean of the field without its top and bottom results
   (``trim`` of each), rounded to the nearest 10 (a half up, towards N-S), as club programs do;
-- teams: the two rooms of a match, IMPs of one room's N-S score against the other's.
+- teams: the two rooms of a match, IMPs of one room's N-S score against the other's; a match's
+  IMPs as Victory Points on the WBF continuous scale of 2013 (``victory_points``).
 
 Nothing here knows a record or a report: fields are gathered after the per-board work
 (``rescore``), and these functions only count."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from math import floor
+from math import floor, sqrt
 from typing import Sequence
 
 #: The lower bound of each IMP on the WBF scale: a difference of ``_IMP_STEPS[k]`` or more
 #: points is worth at least k + 1 IMPs.
-_IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
+IMP_STEPS = _IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
               1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000)
 
 
@@ -62,11 +63,81 @@ def neuberg(mp: float, n: int, largest: int) -> float:
 
 def cross_imps(scores: Sequence[int]) -> list[float] | None:
     """Each score's cross-IMPs for N-S: the mean of its IMPs against every other result.
-    None for a field of fewer than two results."""
+    None for a field of fewer than two results.
+
+    Counted, not compared pair by pair: a score ``s`` earns one IMP against each result at
+    least ``_IMP_STEPS[k]`` below it, for every step k, and loses one against each at least
+    that far above; with the scores sorted each count is a bisection, so a field of n results
+    costs n log n (each distinct score once), not n squared."""
     n = len(scores)
     if n < 2:
         return None
-    return [sum(imps(s - t) for t in scores) / (n - 1) for s in scores]
+    ordered = sorted(scores)
+    of = {s: _imps_against(s, ordered) / (n - 1) for s in set(scores)}
+    return [of[s] for s in scores]
+
+
+def _imps_against(s: int, ordered: list[int]) -> int:
+    """The sum of ``imps(s - t)`` over every t of ``ordered`` (sorted)."""
+    n = len(ordered)
+    return sum(bisect_right(ordered, s - step) - n + bisect_left(ordered, s + step)
+               for step in _IMP_STEPS)
+
+
+def weighted_figures(method: str, values: Sequence[int], counts: Sequence[int],
+                     trim: int = 1) -> list[float] | None:
+    """Each distinct score's figure for N-S in a field where score ``values[i]`` was made at
+    ``counts[i]`` tables (a PBN ScoreTable's Multiplicity): the same figures as ``mp_percentages``
+    (``mp``), ``cross_imps`` (``cross-imp``) or ``butler`` over the field written out, without
+    writing it out (a count of fifty million costs what a count of one does).  None for a
+    field of fewer than two results."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ordered = [values[i] for i in order]
+    weights = [counts[i] for i in order]
+    below = [0]  # below[k]: the tables of the k lowest scores
+    for w in weights:
+        below.append(below[-1] + w)
+    n = below[-1]
+    if n < 2:
+        return None
+    if method.startswith("mp"):
+        top = 2 * (n - 1)
+        return [100 * (2 * below[bisect_left(ordered, v)]
+                       + _count(ordered, below, v, v) - 1) / top for v in values]
+    if method == "butler":
+        base = weighted_datum(ordered, weights, trim)
+        return [imps(v - base) for v in values]
+    totals = []
+    for v in values:  # against every table: k IMPs for a difference past k steps
+        total = 0
+        for step in _IMP_STEPS:
+            total += below[bisect_right(ordered, v - step)]
+            total -= n - below[bisect_left(ordered, v + step)]
+        totals.append(total / (n - 1))
+    return totals
+
+
+def _count(ordered: list[int], below: list[int], low: int, high: int) -> int:
+    """The tables whose score is from ``low`` to ``high``."""
+    return below[bisect_right(ordered, high)] - below[bisect_left(ordered, low)]
+
+
+def weighted_datum(ordered: list[int], weights: list[int], trim: int = 1) -> int | None:
+    """``datum`` over a field of ``ordered`` (sorted) scores made ``weights`` times each;
+    None for an empty field."""
+    n = sum(weights)
+    if not n:
+        return None
+    cut = trim if trim > 0 and n - 2 * trim >= 1 else 0
+    total = kept = 0
+    start = 0  # tables before this score's
+    for v, w in zip(ordered, weights):
+        inside = min(start + w, n - cut) - max(start, cut)
+        if inside > 0:
+            total += v * inside
+            kept += inside
+        start += w
+    return int(floor(total / kept / 10 + 0.5)) * 10
 
 
 def datum(scores: Sequence[int], trim: int = 1) -> int | None:
@@ -100,8 +171,30 @@ def teams(open_ns: int, closed_ns: int) -> tuple[int, int]:
 
 def ranks(scores: Sequence[float]) -> list[int]:
     """Each score's rank, 1 the highest; equal scores share a rank, and the next rank counts
-    them all (1, 2, 2, 4)."""
-    return [1 + sum(1 for t in scores if t > s) for s in scores]
+    them all (1, 2, 2, 4): one plus the scores above it, found by sorting (n log n)."""
+    ordered = sorted(scores)
+    n = len(ordered)
+    return [1 + n - bisect_right(ordered, s) for s in scores]
+
+
+def victory_points(margin: float, boards: int) -> float:
+    """The Victory Points (of 20) of a team that wins a match of ``boards`` boards by
+    ``margin`` IMPs, on the WBF continuous scale of 2013 (The New WBF IMP to VP Scales,
+    technical report of the WBF Scoring Panel): with tau = (sqrt 5 - 1) / 2 and the blitz
+    margin B = 15 sqrt(boards), VP = 10 + 10 (1 - tau^(3 m / B)) / (1 - tau^3) for a margin
+    m below B, 20 at B and beyond; the loser gets 20 - VP; two decimals.  The published
+    tables are this formula to two decimals (a few of them corrected by 0.01 by hand to keep
+    each IMP worth no more than the one before: not reproduced here)."""
+    if boards < 1:
+        raise ValueError(f"a match has at least one board, not {boards}")
+    m = abs(margin)
+    blitz = 15 * sqrt(boards)
+    won = 20.0 if m >= blitz else 10 + 10 * (1 - _TAU ** (3 * m / blitz)) / (1 - _TAU ** 3)
+    won = round(won, 2)
+    return won if margin >= 0 else round(20 - won, 2)
+
+
+_TAU = (sqrt(5) - 1) / 2
 
 
 def ordinal(n: int) -> str:

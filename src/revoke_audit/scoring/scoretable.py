@@ -10,11 +10,12 @@ is ``IMP_NS`` (cross-IMPs: the mean against every other result), ``MP_NS`` or
 exact value; an exact half either way)."""
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from math import ceil, floor
 from typing import Iterable, NamedTuple
 
-from .field import imps
+from .field import IMP_STEPS
 
 FIGURE_COLUMNS = ("IMP_NS", "MP_NS", "Percentage_NS")
 
@@ -51,17 +52,37 @@ def parse_table(header: str, lines: Iterable[str]) -> ScoreTable | None:
     return ScoreTable(columns, tuple(rows))
 
 
-def scores(table: ScoreTable) -> list[int] | None:
-    """N-S's score at every table the rows stand for (``Multiplicity`` each), None when a row
-    has no readable ``Score_NS``."""
-    out: list[int] = []
+#: The most tables a ScoreTable's rows may stand for together: beyond it (or a Multiplicity
+#: that is not a whole number from 1) the table is not read (SC004), never expanded.
+MAX_TABLES = 1_000_000_000
+
+
+def counts(table: ScoreTable) -> list[tuple[int, int]] | None:
+    """Each row's N-S score and the tables it stands for (its ``Multiplicity``, 1 without
+    one), in the rows' order; None when a row has no readable ``Score_NS``, a Multiplicity
+    that is not a whole number from 1, or the rows stand for more than ``MAX_TABLES``."""
+    out: list[tuple[int, int]] = []
+    total = 0
     for row in table.rows:
         try:
             score, times = int(row["Score_NS"]), int(row.get("Multiplicity", "1"))
         except (KeyError, ValueError):
             return None
-        out.extend([score] * times)
+        total += times
+        if times < 1 or total > MAX_TABLES:
+            return None
+        out.append((score, times))
     return out
+
+
+def scores(table: ScoreTable) -> list[int] | None:
+    """N-S's score at every table the rows stand for (``Multiplicity`` each), None when the
+    rows cannot be read (``counts``).  Written out: for a small table; the figures are
+    weighed by ``counts`` instead."""
+    got = counts(table)
+    if got is None:
+        return None
+    return [score for score, times in got for _ in range(times)]
 
 
 def own_row(table: ScoreTable, score: int, contract: str, declarer: str) -> dict | None:
@@ -71,12 +92,28 @@ def own_row(table: ScoreTable, score: int, contract: str, declarer: str) -> dict
     for row in table.rows:
         if row.get("Score_NS") != str(score):
             continue
-        if "Contract" in row and row["Contract"].upper() != contract.upper():
+        if "Contract" in row and not _same_contract(row["Contract"], contract):
             continue
-        if "Declarer" in row and row["Declarer"] != declarer:
+        if "Declarer" in row and _no_dash(row["Declarer"]) != _no_dash(declarer):
             continue
         return row
     return None
+
+
+_PASSED = frozenset(("PASS", "AP", ""))  # a board passed out, as a table or a record says it
+
+
+def _same_contract(theirs: str, ours: str) -> bool:
+    """Is a ScoreTable row's contract the record's?  A passed-out board is ``Pass`` in the
+    table (OKbridge: ``Pass - -  0``, its declarer and result a dash) and ``Pass`` or empty in
+    the record (the PBN standard: ``Contract "Pass"``, an empty Declarer and Result)."""
+    theirs, ours = _no_dash(theirs).upper(), _no_dash(ours).upper()
+    return theirs == ours or (theirs in _PASSED and ours in _PASSED)
+
+
+def _no_dash(cell: str) -> str:
+    """A table's cell with its dash for "none" as empty."""
+    return "" if cell.strip() == "-" else cell
 
 
 def table_method(table: ScoreTable, scoring: str = "") -> str:
@@ -91,23 +128,39 @@ def check(table: ScoreTable) -> Check | None:
     """Our figures for every row against the program's; None when the table has no figure
     column or no readable scores."""
     column = next((c for c in FIGURE_COLUMNS if c in table.columns), None)
-    field = scores(table)
-    if column is None or not field or len(field) < 2:
+    rows = counts(table)
+    if column is None or not rows:
         return None
-    n = len(field)
+    n = sum(times for _, times in rows)
+    if n < 2:
+        return None
+    ordered = sorted(rows)
+    values = [v for v, _ in ordered]
+    below = [0]
+    for _, times in ordered:
+        below.append(below[-1] + times)
     for row in table.rows:
         score, theirs = int(row["Score_NS"]), row[column]
         if column == "IMP_NS":
-            exact = Fraction(sum(imps(score - t) for t in field), n - 1)
+            exact = Fraction(_imps_total(score, values, below, n), n - 1)
         else:
-            beaten = sum(2 if score > t else 1 if score == t else 0 for t in field) - 1
+            beaten = (2 * below[bisect_left(values, score)]
+                      + below[bisect_right(values, score)] - below[bisect_left(values, score)]
+                      - 1)
             exact = Fraction(100 * beaten, 2 * (n - 1))
         decimals = len(theirs.partition(".")[2])
         ours = _rounded(exact, decimals)
         if theirs.lstrip("+") not in (ours, _rounded(exact, decimals, down=True)):
             return Check(False, column, score, theirs, ours,
-                         _reason(field, exact, theirs, column))
+                         _reason(values, exact, theirs, column))
     return Check(True, column)
+
+
+def _imps_total(score: int, values: list[int], below: list[int], n: int) -> int:
+    """The sum of ``imps(score - t)`` over every table of a field of sorted distinct-or-not
+    ``values`` with prefix counts ``below``: a bisection a step of the IMP scale."""
+    return sum(below[bisect_right(values, score - step)] - n
+               + below[bisect_left(values, score + step)] for step in IMP_STEPS)
 
 
 def _rounded(x: Fraction, decimals: int, down: bool = False) -> str:
