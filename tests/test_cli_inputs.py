@@ -18,7 +18,7 @@ from revoke_audit.cli import main
 from test_sources import BAD, bad_zip
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SUMMARY_NONE = ("0 clean, 0 irregular, 0 inconsistent, 1 unreadable; 0 revoke findings, "
+SUMMARY_NONE = ("0 clean, 0 irregular, 0 inconsistent, 0 unreadable; 0 revoke findings, "
                 "0 defective tricks, 0 record errors, 1 parse problem")
 
 
@@ -72,7 +72,9 @@ def test_a_run_with_no_hand_record_exits_2_and_keeps_its_row(cli, make, code, me
     name = next(p.name for p in Path(".").iterdir())
     r = cli("audit", name, "-o", "boards.csv")
     assert r.exit_code == 2
-    assert r.stdout == f"{name}:1: game 1: {code} {message}\n1 board: {SUMMARY_NONE}\n"
+    # its row is kept, but the summary counts boards: none here ("1 board" misled a director)
+    assert r.stdout == (f"{name}:1: game 1: {code} {message}\n0 boards: {SUMMARY_NONE}; "
+                        f"1 file without a board ({code})\n")
     assert r.stderr == f"Error: no hand record found in {name}\n"
     assert Path("boards.csv").read_text().splitlines()[1].startswith(f"{name},1,1,")
 
@@ -120,13 +122,15 @@ def test_archive_limits_have_options(cli, tmp_path):
     r = cli("audit", "season.zip", "--max-archive-boards", "7", "-o", "boards.csv")
     rows = Path("boards.csv").read_text().splitlines()
     assert len(rows) == 1 + 7 + 1 and rows[-1].startswith("season.zip!week1.pbn,1,3,")
-    assert r.output.splitlines()[-2] == ("season.zip!week1.pbn:1: game 3: PS015 more than 7 "
+    assert ("season.zip!week1.pbn:1: game 3: PS015 more than 7 "
                                          "boards in one archive (--max-archive-boards); the rest "
-                                         "of it was not read")
+                                         "of it was not read") in r.output.splitlines()
     r = cli("audit", "season.zip", "--max-archive-bytes", "4K", "--max-run-bytes", "1G")
-    assert r.output.splitlines()[-2] == ("season.zip!week1.pbn:1: game 2: PS012 archive larger "
+    # the boards read, then the limit's row: a row, not a board
+    assert "; 1 file not read to the end (PS012)" in r.output
+    assert ("season.zip!week1.pbn:1: game 2: PS012 archive larger "
                                          "than 4 KiB decompressed (--max-archive-bytes); the rest "
-                                         "of it was not read")
+                                         "of it was not read") in r.output.splitlines()
     assert cli("audit", "season.zip", "--max-archive-bytes", "1M", "-q").output.startswith(
         "15 boards: ")
     r = cli("audit", "season.zip", "--max-archive-bytes", "lots")
