@@ -66,6 +66,9 @@ def test_a_file_without_read_permission_is_an_error(cli):
     (lambda: Path("empty.zip").write_bytes(zipfile_bytes({})), "PS011",
      "no file in this archive (hidden ones aside)"),
     (lambda: Path("blank.pbn").write_bytes(b"\n\n"), "PS007", "the file holds only blank lines"),
+    (lambda: Path("empty.pbn").write_bytes(b""), "PS007", "the file is empty"),
+    (lambda: Path("results.json").write_text('{"boards": [{"board": 1}]}\n'), "PS003",
+     "content is neither PBN nor LIN (it looks like JSON)"),
 ])
 def test_a_run_with_no_hand_record_exits_2_and_keeps_its_row(cli, make, code, message):
     make()
@@ -114,6 +117,21 @@ def test_a_zip_gives_the_same_reports_as_the_folder(cli, tmp_path):
     assert [row.split(",")[0] for row in boards[1:]] == (
         ["club/bbo"] * 3 + ["club/revoke.txt"] + ["club/session.PBN"] * 5
         + ["club/sub/revoke.lin.gz"] + ["club/sub/truncated.pbn"] * 2)
+
+
+def test_a_zip_of_a_session_and_a_text_file_counts_the_sessions_boards(cli):
+    """A director zipped the evening's file with the scorer's notes: the summary said 19 boards.
+    The notes keep their row (nothing lost) but are no board, in the summary and on the page."""
+    pbn = (FIXTURES / "session" / "thursday-pairs.pbn").read_bytes()
+    Path("evening.zip").write_bytes(zipfile_bytes({"thursday-pairs.pbn": pbn,
+                                                   "notes.txt": b"the scorer's notes\n"}))
+    r = cli("audit", "evening.zip", "-q", "-o", "boards.csv", "--html", "page.html")
+    summary = r.stdout.rstrip("\n")
+    assert summary.startswith("18 boards: 16 clean, 2 irregular, 0 inconsistent, 0 unreadable;")
+    assert summary.endswith("; 1 file without a board (PS010)")
+    rows = Path("boards.csv").read_text().splitlines()
+    assert len(rows) == 1 + 1 + 18 and rows[1].startswith("evening.zip!notes.txt,")  # name order
+    assert "<strong>18</strong> boards" in Path("page.html").read_text()
 
 
 def test_archive_limits_have_options(cli, tmp_path):

@@ -70,12 +70,15 @@ def correction(r: Rendered) -> Correction | None:
     after, after_score = final_result(row)
     if not after or not before or after == before:
         return None
+    basis = _basis(r)
+    if not basis:  # the findings that moved tricks are not reported (--select, --ignore)
+        return None
     section, round_ = _section_round(r.tags)
     return Correction(
         str(row.get("event") or ""), section, round_, str(row.get("room") or ""),
         str(row.get("board") or ""), _pair(row.get("north"), row.get("south")),
         _pair(row.get("east"), row.get("west")), str(row.get("declarer") or ""), before,
-        _int(row.get("score_ns")), after, after_score, _basis(r),
+        _int(row.get("score_ns")), after, after_score, basis,
         str(row.get("source") or ""), _int(row.get("line")) or 0)
 
 
@@ -118,14 +121,18 @@ class Corrections:
 
 
 def _basis(r: Rendered) -> str:
-    """The clauses the change rests on: the laws of the findings that moved tricks (64A1,
-    67B1, ...), else the board's ruling basis."""
+    """The clauses the change rests on: the laws of the reported findings that moved tricks
+    (64A1, 67B1, ...), else of a Law 64C one; empty when the run reports none of them
+    (``--select``, ``--ignore``: then the board is no correction of this run either)."""
     laws: list[str] = []
     for f in r.findings:
         law = str(f.get("law") or "")
         if law and _int(f.get("transferred")) and law not in laws:
             laws.append(law)
-    return " ".join(laws) or str(r.row.get("ruling_basis") or "")  # type: ignore[union-attr]
+    if not laws:
+        laws = sorted({str(f.get("law")) for f in r.findings
+                       if str(f.get("law") or "").startswith("64C")})
+    return " ".join(laws)
 
 
 def _section_round(tags: object) -> tuple[str, str]:

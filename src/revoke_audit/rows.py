@@ -184,8 +184,8 @@ def names_a_board(row: dict[str, object]) -> bool:
     file, a folder or archive with nothing to read, a limit that stopped the reading:
     ``formats.sources.unreadable``) - an ``unreadable`` row with no cell that names a board.
     The counts a director reads (the summary, the page) count boards, not these rows."""
-    if row["status"] != "unreadable":
-        return True
+    if type(row) is LeanRow or row["status"] != "unreadable":  # a lean row: a board without
+        return True  # findings (a source's own row always has its finding)
     return any(row.get(cell) not in (None, "") for cell in _NAMING)
 
 
