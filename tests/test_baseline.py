@@ -65,7 +65,11 @@ def test_round_trip_then_only_new_findings_fail(archive):
         "mixed.pbn:76: board 4 (N-S Ed North-Gus South, E-W Flo East-Di West): 3NT+1 430 -> "
         "3NT+2 460 (64A: tricks transferred)",
         "4 boards: 3 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke finding, "
-        "0 defective tricks, 0 record errors, 1 parse problem; 4 findings in the baseline not shown"]
+        "0 defective tricks, 0 record errors, 1 parse problem; 4 findings in the baseline not shown",
+        # only the new revoke's board: board 2's is in the baseline
+        "score corrections to enter (1 board):",
+        "  Spring Pairs, board 4: N-S Ed North & Gus South, E-W Flo East & Di West: 3NT+1 by S "
+        "(N-S +430) -> 3NT+2 (N-S +460); 64A2"]
 
 
 def test_keys_are_counted(archive):

@@ -18,7 +18,7 @@ from revoke_audit.cli import main
 from test_sources import BAD, bad_zip
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SUMMARY_NONE = ("0 clean, 0 irregular, 0 inconsistent, 1 unreadable; 0 revoke findings, "
+SUMMARY_NONE = ("0 clean, 0 irregular, 0 inconsistent, 0 unreadable; 0 revoke findings, "
                 "0 defective tricks, 0 record errors, 1 parse problem")
 
 
@@ -66,13 +66,18 @@ def test_a_file_without_read_permission_is_an_error(cli):
     (lambda: Path("empty.zip").write_bytes(zipfile_bytes({})), "PS011",
      "no file in this archive (hidden ones aside)"),
     (lambda: Path("blank.pbn").write_bytes(b"\n\n"), "PS007", "the file holds only blank lines"),
+    (lambda: Path("empty.pbn").write_bytes(b""), "PS007", "the file is empty"),
+    (lambda: Path("results.json").write_text('{"boards": [{"board": 1}]}\n'), "PS003",
+     "content is neither PBN nor LIN (it looks like JSON)"),
 ])
 def test_a_run_with_no_hand_record_exits_2_and_keeps_its_row(cli, make, code, message):
     make()
     name = next(p.name for p in Path(".").iterdir())
     r = cli("audit", name, "-o", "boards.csv")
     assert r.exit_code == 2
-    assert r.stdout == f"{name}:1: game 1: {code} {message}\n1 board: {SUMMARY_NONE}\n"
+    # its row is kept, but the summary counts boards: none here ("1 board" misled a director)
+    assert r.stdout == (f"{name}:1: game 1: {code} {message}\n0 boards: {SUMMARY_NONE}; "
+                        f"1 file without a board ({code})\n")
     assert r.stderr == f"Error: no hand record found in {name}\n"
     assert Path("boards.csv").read_text().splitlines()[1].startswith(f"{name},1,1,")
 
@@ -114,19 +119,36 @@ def test_a_zip_gives_the_same_reports_as_the_folder(cli, tmp_path):
         + ["club/sub/revoke.lin.gz"] + ["club/sub/truncated.pbn"] * 2)
 
 
+def test_a_zip_of_a_session_and_a_text_file_counts_the_sessions_boards(cli):
+    """A director zipped the evening's file with the scorer's notes: the summary said 19 boards.
+    The notes keep their row (nothing lost) but are no board, in the summary and on the page."""
+    pbn = (FIXTURES / "session" / "thursday-pairs.pbn").read_bytes()
+    Path("evening.zip").write_bytes(zipfile_bytes({"thursday-pairs.pbn": pbn,
+                                                   "notes.txt": b"the scorer's notes\n"}))
+    r = cli("audit", "evening.zip", "-q", "-o", "boards.csv", "--html", "page.html")
+    summary = r.stdout.rstrip("\n")
+    assert summary.startswith("18 boards: 16 clean, 2 irregular, 0 inconsistent, 0 unreadable;")
+    assert summary.endswith("; 1 file without a board (PS010)")
+    rows = Path("boards.csv").read_text().splitlines()
+    assert len(rows) == 1 + 1 + 18 and rows[1].startswith("evening.zip!notes.txt,")  # name order
+    assert "<strong>18</strong> boards" in Path("page.html").read_text()
+
+
 def test_archive_limits_have_options(cli, tmp_path):
     pbn = (FIXTURES / "mixed" / "thursday-pairs.pbn").read_bytes()
     Path("season.zip").write_bytes(zipfile_bytes({f"week{i}.pbn": pbn for i in range(3)}))
     r = cli("audit", "season.zip", "--max-archive-boards", "7", "-o", "boards.csv")
     rows = Path("boards.csv").read_text().splitlines()
     assert len(rows) == 1 + 7 + 1 and rows[-1].startswith("season.zip!week1.pbn,1,3,")
-    assert r.output.splitlines()[-2] == ("season.zip!week1.pbn:1: game 3: PS015 more than 7 "
+    assert ("season.zip!week1.pbn:1: game 3: PS015 more than 7 "
                                          "boards in one archive (--max-archive-boards); the rest "
-                                         "of it was not read")
+                                         "of it was not read") in r.output.splitlines()
     r = cli("audit", "season.zip", "--max-archive-bytes", "4K", "--max-run-bytes", "1G")
-    assert r.output.splitlines()[-2] == ("season.zip!week1.pbn:1: game 2: PS012 archive larger "
+    # the boards read, then the limit's row: a row, not a board
+    assert "; 1 file not read to the end (PS012)" in r.output
+    assert ("season.zip!week1.pbn:1: game 2: PS012 archive larger "
                                          "than 4 KiB decompressed (--max-archive-bytes); the rest "
-                                         "of it was not read")
+                                         "of it was not read") in r.output.splitlines()
     assert cli("audit", "season.zip", "--max-archive-bytes", "1M", "-q").output.startswith(
         "15 boards: ")
     r = cli("audit", "season.zip", "--max-archive-bytes", "lots")

@@ -20,7 +20,7 @@ LAYERS = [
     ["lane"],
     ["units"],
     ["report", "sarif", "streamed_json", "frames", "targets"],
-    ["rescore", "standings", "field_reports"],
+    ["rescore", "standings", "field_reports", "corrections"],
     ["workers", "run", "dask_engine", "watch"],
     ["explain", "html_page", "watch_page", "config", "api", "console", "cli", "__init__", "__main__"],
 ]

@@ -348,6 +348,10 @@ def test_disk_full_when_closing_leaves_both_old_reports_and_no_temp_file(cli, tm
                                           "1 board: 0 clean, 1 irregular, 0 inconsistent, 0 "
                                           "unreadable; 1 revoke finding, 0 defective tricks, 0 "
                                           "record errors, 0 parse problems\n"
+                                          "score corrections to enter (1 board):\n"
+                                          "  =Thursday Pairs, board 2: N-S Ed North & Gus South, "
+                                          "E-W Flo East & =1+2: 3NT+1 by S (N-S +430) -> 3NT+2 "
+                                          "(N-S +460); 64A2\n"
                                           "Error: cannot write findings.csv: No space left on device\n")
     assert (tmp_path / "boards.csv").read_text() == "old boards\n"
     assert (tmp_path / "findings.csv").read_text() == "old findings\n"

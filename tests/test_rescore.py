@@ -227,7 +227,10 @@ def test_the_text_output_ends_with_what_changed(cli, tmp_path, session):
         "  N-S Hal N & Jo S: 50.00% -> 33.33%, E-W Ida E & Kim W: 50.00% -> 66.67%",
         "  N-S Lu N & Ned S: 100.00% -> 83.33%, E-W Mo E & Oz W: 0.00% -> 16.67%",
         "  N-S Pat N & Ray S: 0.00% -> 0.00%, E-W Quin E & Sal W: 100.00% -> 100.00%",
-        *RANK_CHANGES]
+        *RANK_CHANGES,
+        "score corrections to enter (1 board):",
+        "  Thursday Pairs, board 2: N-S Ed North & Gus South, E-W Flo East & =1+2: 3NT+1 by S "
+        "(N-S +430) -> 3NT+2 (N-S +460); 64A2"]
 
 
 def test_unnamed_players_are_left_out_of_the_standings(cli, tmp_path):

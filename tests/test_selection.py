@@ -37,9 +37,17 @@ def summary(clean, irregular, inconsistent, rv, rc, ps, notes=0):
     return text + (f", {many(notes, 'note')}" if notes else "")
 
 
+# board 2's revoke, ruled at the table (64A2: one trick), is the one score to correct; a run
+# that does not report the revoke (--ignore RV001) lists no correction either
+CORRECTIONS = ["score corrections to enter (1 board):",
+               "  Spring Pairs, board 2: N-S Ed North & Gus South, E-W Flo East & Di West: "
+               "3NT+1 by S (N-S +430) -> 3NT+2 (N-S +460); 64A2"]
+
+
 def test_every_code_by_default(cli):
     r = cli()
-    assert r.output.splitlines() == [LW, PS, RV, DL, RC, summary(0, 1, 1, 1, 1, 1, 1)]
+    assert r.output.splitlines() == [LW, PS, RV, DL, RC, summary(0, 1, 1, 1, 1, 1, 1),
+                                     *CORRECTIONS]
     assert r.exit_code == 1
 
 
@@ -60,7 +68,7 @@ def test_ignore_a_code_and_extend_select(cli):
 
 def test_the_more_specific_prefix_wins(cli):
     r = cli("--select", "RV001", "--ignore", "RV")
-    assert r.output.splitlines() == [RV, DL, summary(1, 1, 0, 1, 0, 0)]
+    assert r.output.splitlines() == [RV, DL, summary(1, 1, 0, 1, 0, 0), *CORRECTIONS]
     assert r.exit_code == 1
     r = cli("--select", "RV", "--ignore", "RV001")
     assert r.output.splitlines() == [summary(2, 0, 0, 0, 0, 0)]

@@ -68,9 +68,11 @@ STANDINGS = [
 
 
 def _audit(tmp_path, *args, log: bool = True):
-    out = {name: tmp_path / f"{name}.csv" for name in ("boards", "findings", "standings")}
+    out = {name: tmp_path / f"{name}.csv"
+           for name in ("boards", "findings", "standings", "corrections")}
     args = ["audit", *map(str, args), "-o", str(out["boards"]), "--findings",
-            str(out["findings"]), "--standings", str(out["standings"])]
+            str(out["findings"]), "--standings", str(out["standings"]), "--corrections",
+            str(out["corrections"])]
     r = CliRunner().invoke(main, args + (["--table-facts", str(LOG)] if log else []))
     assert r.exit_code == 1, r.output  # revokes were found
     return r, {k: list(csv.DictReader(io.StringIO(p.read_text()))) for k, p in out.items()}
@@ -102,12 +104,53 @@ def test_the_revoke_noticed_at_the_table_changes_the_winner(tmp_path):
     assert _standings(out["standings"]) == STANDINGS
     rulings = {(f["board"], f["code"], f["law"]) for f in out["findings"]}
     assert rulings == {("2", "RV001", "64A1"), ("3", "RV002", "64B5")}
-    assert r.output.splitlines()[-2:] == [
+    assert r.output.splitlines()[-4:-2] == [
         "Ann Archer & Cy Cole (NS): 2nd -> 1st (45.83 -> 58.33)",
         "Ed Evans & Gus Grant (NS): 1st -> 2nd (62.50 -> 54.17)",
     ]
     assert "2 tricks transferred to North-South (64A1)" in r.output
     assert "board 3 table 1: RV002 [64B5]" in r.output and "64C" in r.output
+
+
+# The corrections to enter, worked from the record and the rulings above: only board 2 at
+# table 1 changes (round 1; N-S Archer-Cole, E-W Baker-Dunn): 3S by North, 8 tricks = 3S-1,
+# N-S -100 (vulnerable, one down); 64A1 gives N-S two tricks: 10 = 3S+1, N-S +170 (90 for
+# three spades, 50 partscore, 30 for one overtrick). Board 3's revoke was found after the
+# round (64B5): nothing moves, nothing to enter.
+CORRECTIONS = [{
+    "event": "Thursday Pairs", "section": "", "round": "1", "table": "1", "board": "2",
+    "ns_pair": "Ann Archer & Cy Cole", "ew_pair": "Bob Baker & Di Dunn", "declarer": "N",
+    "result_before": "3S-1", "score_ns_before": "-100", "result_after": "3S+1",
+    "score_ns_after": "170", "basis": "64A1", "source": "thursday-pairs.pbn", "line": "51",
+}]
+
+
+def test_the_corrections_to_enter_are_the_one_board_the_ruling_changes(tmp_path):
+    r, out = _audit(tmp_path, SESSION)
+    got = [{**row, "source": Path(row["source"]).name} for row in out["corrections"]]
+    assert got == CORRECTIONS
+    # the same list ends the text output, one line a board
+    assert r.output.splitlines()[-2:] == [
+        "score corrections to enter (1 board):",
+        "  Thursday Pairs, round 1, table 1, board 2: N-S Ann Archer & Cy Cole, E-W Bob Baker "
+        "& Di Dunn: 3S-1 by N (N-S -100) -> 3S+1 (N-S +170); 64A1",
+    ]
+
+
+def test_the_corrections_head_the_directors_page(tmp_path):
+    page = tmp_path / "page.html"
+    _audit(tmp_path, SESSION, "--html", page)
+    html = page.read_text()
+    top = html.index('id="corrections-h"')
+    assert top < html.index("Irregular boards")  # at the top, before the boards
+    table = html[top:html.index("</table>", top)]
+    assert table.count("<tr>") == 2  # the header and board 2
+    assert "<td>3S-1 by N (-100)</td><td>3S+1 (+170)</td><td>64A1</td>" in table
+
+
+def test_without_the_log_nothing_is_corrected(tmp_path):
+    r, out = _audit(tmp_path, SESSION, log=False)
+    assert out["corrections"] == [] and "score corrections" not in r.output
 
 
 def test_without_the_log_both_revokes_are_after_the_round_and_nothing_moves(tmp_path):
@@ -171,6 +214,7 @@ def test_the_readme_shows_what_the_first_command_prints(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["audit", "fixtures/session", "--table-facts",
                                   "fixtures/session/director-log.csv", "-o", str(tmp_path / "b.csv"),
                                   "--findings", str(tmp_path / "f.csv"), "--standings",
-                                  str(tmp_path / "s.csv"), "--exit-zero"])
-    reports = "reports: out/boards.csv out/findings.csv out/standings.csv"
+                                  str(tmp_path / "s.csv"), "--corrections",
+                                  str(tmp_path / "c.csv"), "--exit-zero"])
+    reports = "reports: out/boards.csv out/findings.csv out/standings.csv out/corrections.csv"
     assert block == r.output.rstrip("\n") + "\n" + reports

@@ -90,8 +90,21 @@ def test_a_folder_reads_no_config_or_data_file_that_only_starts_like_pbn(tmp_pat
     skipped = [r for r in read_boards(tmp_path / "more.zip")]
     assert sorted(r.source.split("!")[1] for r in skipped) == sorted(NOT_RECORDS)
     assert {d.code for r in skipped for d in r.diagnostics} == {"PS010"}
-    # named on the command line, such a file is read and its problems said
-    assert [d.code for r in read_boards(tmp_path / "setup.cfg") for d in r.diagnostics]
+    # named on the command line, such a file gets its row and says what it is: not PBN (it
+    # once read as a PBN file "with no board in it")
+    for name in NOT_RECORDS:
+        (row,) = read_boards(tmp_path / name)
+        assert [d.code for d in row.diagnostics] == ["PS003"], name
+        assert row.diagnostics[0].message.startswith("content is neither PBN nor LIN"), name
+
+
+def test_pbn_with_carriage_return_line_ends_under_another_name_is_recognised(tmp_path):
+    """A PBN tag is found after a lone CR as after LF: a .txt of PBN with old Mac line ends
+    is read in a folder and named alone."""
+    (tmp_path / "hands.txt").write_bytes(PBN.replace(b"\r\n", b"\n").replace(b"\n", b"\r"))
+    want = [(r.board, r.contract_stated) for r in read_stream(io.BytesIO(PBN), "x", "x")]
+    for source in (tmp_path, tmp_path / "hands.txt"):
+        assert [(r.board, r.contract_stated) for r in read_boards(source)] == want
 
 
 def test_hidden_folders_and_files_are_skipped_but_named_ones_are_read(tmp_path):

@@ -222,9 +222,10 @@ def test_a_row_that_matches_no_board(cli, tmp_path):
             "-o", str(boards))
     line = (f"{log}:3: board 9: RC040 director's log {log} line 3: no board in the input "
             "matches (board 9); the row (trick 3, East: penalty-card D8 major) is ignored")
-    assert r.output.splitlines()[-2:] == [
+    assert r.output.splitlines()[-4:-2] == [
         line, "1 board: 0 clean, 1 irregular, 0 inconsistent, 0 unreadable; 1 revoke finding, "
               "0 defective tricks, 1 record error, 0 parse problems"]
+    assert r.output.splitlines()[-2] == "score corrections to enter (1 board):"  # board 1
     assert r.exit_code == 1  # board 1's lead-required revoke
     assert findings.read_text().splitlines()[-1] == (
         f"{log},3,,9,,RC040,,,E,,,D8,,,,,\"director's log {log} line 3: no board in the input "

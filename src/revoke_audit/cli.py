@@ -28,8 +28,10 @@ from .laws import AFTER_ROUND, EDITIONS, TABLE
 from .report import (STDOUT, ReportError, Reports, director_line, echo, github_line, json_board, echo_part,
                      silence_stdout, text_line)
 from .field_reports import Deferred
+from .corrections import Corrections
 from .rescore import METHODS, FieldNotes, Fields
 from .standings import STANDING_COLUMNS, changes, standings
+from .rows import names_a_board
 from .run import render_sources
 from .sarif import write_sarif
 from .targets import Input, Output, clash, inside
@@ -283,6 +285,9 @@ def _codes(ctx: click.Context, param: click.Parameter, value) -> tuple[str, ...]
 @click.option("--victory-points", is_flag=True,
               help="rank a teams event's named teams by Victory Points (WBF continuous scale, "
                    "2013) instead of IMPs")
+@click.option("--corrections", "corrections_path", type=click.Path(dir_okay=False),
+              help="write the score corrections to enter in the scoring program, one line per "
+                   "board whose result a ruling changes (CSV)")
 @click.option("--scheduler", metavar="ADDRESS",
               help="with --engine dask: the Dask scheduler to use (default: a local cluster on "
                    "this machine's cores)")
@@ -323,7 +328,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
           standings_path, scheduler, select,
           extend_select, ignore, baseline, write_baseline, statistics, fail_on, exit_zero, quiet,
           progress, table_facts, max_archive_bytes, max_run_bytes, max_ratio,
-          max_archive_boards, html_path, victory_points) -> None:
+          max_archive_boards, html_path, victory_points, corrections_path) -> None:
     """Audit every board in PATHS (files, folders, .zip, .tar, .gz; - for stdin)."""
     limits = Limits(archive_bytes=max_archive_bytes, run_bytes=max_run_bytes, ratio=max_ratio,
                     archive_boards=max_archive_boards)
@@ -334,7 +339,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     sources = list(_sources(paths, engine))
     _no_clash((("-o", "report", output), ("--findings", "report", findings_path),
                ("--write-baseline", "baseline", write_baseline), ("--html", "page", html_path),
-               ("--standings", "report", standings_path)), sources, table_facts, baseline)
+               ("--standings", "report", standings_path),
+               ("--corrections", "report", corrections_path)), sources, table_facts, baseline)
     log = _read_log(table_facts)
     options = AuditOptions(laws, discovered, equity, log)
     page = _page(html_path, sources, options, limits, select, ignore, baseline)
@@ -346,14 +352,18 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     marked = 0  # revokes the record already marks ^R (--fail-on unmarked)
     collected = None
     read = Counter()  # hand records read, before --select and the baseline
+    corrections = Corrections()
+    no_board: list[object] = []  # the codes of the rows of sources that gave no board
     bar = _progress(len(sources), quiet, progress)
     try:
         if fmt in ("json", "sarif"):
             collected = JsonSpools(f"the --format {fmt} document")
         documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
+        documents += [corrections_path] if corrections_path else []
         fields = Fields(scoring)
         if page is not None:
             page.fields = fields  # scored by the time the page is written
+            page.corrections = corrections  # complete by then too
         with Reports(boards, findings, documents,
                      [(standings_path, STANDING_COLUMNS)] if standings_path else []) as reports, \
                 closing(render_sources(
@@ -364,11 +374,15 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             deferred = Deferred(reports, fields, held)
             for r in screen(fields.noted(_counted(rendered, read)), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
-                    tally[r.status] += r.boards  # many for a run of clean boards
+                    if names_a_board(r.row):
+                        tally[r.status] += r.boards  # many for a run of clean boards
+                    else:  # an empty or skipped file: its row, but no board
+                        no_board.append(r.findings[0]["code"] if r.findings else "")
                 if r.findings:  # most boards have none: no generators made for them
                     codes.update(str(f["code"]) for f in r.findings)
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += r.boards
+                corrections.add(r)
                 if page is not None:
                     page.add(r)
                 if not held:
@@ -380,11 +394,14 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             _finish_stdout(fmt, collected)
             if statistics and codes:
                 echo(statistics_text(codes).rstrip("\n"), err=fmt != "text")
-            _summary(tally, codes, fmt, known)
+            _summary(tally, codes, fmt, known, no_board)
             _rescored(fields, reports, fmt == "text" and not (quiet or statistics),
                       victory_points)
+            if fmt == "text" and not (quiet or statistics) and corrections:
+                echo("\n".join(corrections.lines()))
             deferred.commit(([recorder.text()] if recorder else [])
-                            + ([page.pieces()] if page is not None else []))
+                            + ([page.pieces()] if page is not None else [])
+                            + ([corrections.csv_text()] if corrections_path else []))
             if recorder is not None:  # said once it is true
                 echo(f"baseline: {_many(recorder.count, 'finding')} written to {write_baseline}",
                      err=fmt != "text")
@@ -578,7 +595,7 @@ def statistics_text(codes: Counter[str]) -> str:
     return "".join(f"{n:>{width}}  {code}  {CODES.get(code, '')}\n" for code, n in ranked)
 
 
-def _summary(tally, codes, fmt, known) -> None:
+def _summary(tally, codes, fmt, known, no_board: list[object] | None = None) -> None:
     boards = sum(tally.values())
     families = Counter()
     for code, n in codes.items():
@@ -591,9 +608,29 @@ def _summary(tally, codes, fmt, known) -> None:
         text += f", {_many(families['notes'], 'note')}"
     if tally["unchecked"]:  # nothing found because there was nothing to check: not clean
         text += f"; {_many(tally['unchecked'], 'board')} without play: not checked"
+    if no_board:  # rows of files that gave no board: not boards, but not lost either
+        text += _no_board_text(no_board)
     if known is not None:
         text += f"; {_many(known.matched, 'finding')} in the baseline not shown"
     echo(text, err=fmt != "text")
+
+
+#: What the row of a source that gave no board says of it, by its code (else: no board).
+_NO_BOARD_WORDS = {"PS001": "that cannot be read", **dict.fromkeys(
+    ("PS008", "PS012", "PS013", "PS014", "PS015"), "not read to the end")}
+
+
+def _no_board_text(no_board: list[object]) -> str:
+    """``; 1 file without a board (PS010)``: the rows of sources that gave no board (one code a
+    row, empty when --select left it out), by what they say of the source."""
+    kinds: dict[str, list[str]] = {}
+    for code in no_board:
+        kinds.setdefault(_NO_BOARD_WORDS.get(str(code), "without a board"), []).append(str(code))
+    text = ""
+    for what, codes in kinds.items():
+        known = ", ".join(sorted({c for c in codes if c}))
+        text += f"; {_many(len(codes), 'file')} {what}" + (f" ({known})" if known else "")
+    return text
 
 
 _HELD = {"json": "the --format json document", "jsonl": "the --format jsonl output"}

@@ -24,12 +24,13 @@ from typing import Iterable, Iterator, Sequence
 from .audit import BoardAudit, audit_board
 from .cards import RANKS, SEATS, SUITS, card_str, seat_name
 from .codes import CODES, FAMILIES
+from .corrections import Corrections
 from .explain import EXTRA, NONE, REVOKE, play_marks, ruling_steps, trick_entries
 from .formats import Limits, read_file
 from .options import AuditOptions
 from .record import BoardRecord
 from .rescore import Fields
-from .rows import Rendered, render
+from .rows import Rendered, names_a_board, render
 from .scoring import result_string
 from .standings import Traveller, Travellers, rank_changes, standings
 from .visible import decodable, visible
@@ -271,10 +272,13 @@ class Page:
     #: The audits the run already holds, by ``board_key``: shown as they are instead of
     #: read again (``watch --html``: each board as the watch ruled it); None: read again.
     audits: dict[tuple, BoardAudit] | None = None
+    #: the score corrections to enter (``corrections.Corrections``), listed at the top of the
+    #: page; None: not gathered (the watch's page)
+    corrections: Corrections | None = None
 
     def add(self, r: Rendered) -> None:
         """One item of the run: a board (or a run of clean ones), or the log's own findings."""
-        if r.row is not None:
+        if r.row is not None and names_a_board(r.row):  # not a file that gave no board
             self.boards[r.status] += r.boards
         for f in r.findings:
             code = str(f["code"])
@@ -323,6 +327,7 @@ class Page:
             "errors": self.errors, "errors_total": self.errors_total,
             "repairs": any(e["repair"] for e in self.errors),
             "ranks": self.rank_changes(),
+            "corrections": None if self.corrections is None else self.corrections.items,
         }
 
     def rank_changes(self) -> list[str] | None:

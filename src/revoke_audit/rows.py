@@ -174,6 +174,21 @@ def run_tags(r: Rendered, offset: int = 0) -> dict[int, FieldTags]:
     return {offset: r.tags}
 
 
+#: The cells that name a board: a row with all of them empty names none.
+_NAMING = ("event", "date", "board", "dealer", "vul", "contract", "north", "east", "south",
+           "west")
+
+
+def names_a_board(row: dict[str, object]) -> bool:
+    """Is ``row`` a board's?  Not the row of a source that gave no board (an empty or skipped
+    file, a folder or archive with nothing to read, a limit that stopped the reading:
+    ``formats.sources.unreadable``) - an ``unreadable`` row with no cell that names a board.
+    The counts a director reads (the summary, the page) count boards, not these rows."""
+    if type(row) is LeanRow or row["status"] != "unreadable":  # a lean row: a board without
+        return True  # findings (a source's own row always has its finding)
+    return any(row.get(cell) not in (None, "") for cell in _NAMING)
+
+
 class LeanRow(dict):
     """The row of a board sent back without its cells (``Rendered.lean``): only ``status``."""
 

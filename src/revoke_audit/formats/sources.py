@@ -46,7 +46,8 @@ _SPOOL = 16 << 20  # a zip read from a stream is held in memory up to this, then
 _LIN_START = re.compile(rb"^\s*[a-zA-Z]{2}\|")
 _PBN_START = re.compile(rb"^\s*(%|\[|;|\{)")
 _LIN_KEY = re.compile(rb"\b(md|pn|qx|vg)\|")
-_PBN_TAG = re.compile(rb'^[ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.M)
+_PBN_TAG = re.compile(rb'(?:\A|[\r\n])[ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')  # CR ends too
+_JSON_START = re.compile(rb'^(\{\s*("|\})|\[\s*[\[\{"\d\]-])')
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
@@ -147,6 +148,17 @@ def _unnamed_text_not_pbn(head: bytes, name: str) -> bool:
     if name.lower().endswith(SUFFIXES) or _kind(head, name) != "pbn":
         return False
     return _PBN_TAG.search(_text_head(head)[1]) is None
+
+
+def _looks_like(head: bytes) -> str:
+    """What a text that is no hand record seems to be, for its message (`` (it looks like
+    JSON)``), or nothing."""
+    text = _text_head(head)[1].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if _JSON_START.match(text):
+        return " (it looks like JSON)"
+    if _PBN_START.match(text):
+        return " (no PBN tag like [Event \"...\"] in its first 4 KiB)"
+    return ""
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -265,14 +277,14 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
                              else "the file is empty")
         return
     kind = _kind(head, name, blank) if head else None
-    if member and kind == "pbn" and _unnamed_text_not_pbn(head, name):
-        kind = None
+    if kind == "pbn" and _unnamed_text_not_pbn(head, name):
+        kind = None  # a JSON or INI file named on the command line, as in a folder
     if kind is None and head:
         if member and not name.lower().endswith(SUFFIXES):
             yield unreadable(source, "PS010", "archive member skipped: neither PBN nor LIN nor "
                              "an archive")
         else:
-            yield unreadable(source, "PS003", "content is neither PBN nor LIN")
+            yield unreadable(source, "PS003", "content is neither PBN nor LIN" + _looks_like(head))
         return
     if kind in ("gzip", "zip", "tar") and depth >= MAX_DEPTH:
         yield unreadable(source, "PS010", f"archive member skipped: archives nested more than "
