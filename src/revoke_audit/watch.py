@@ -297,9 +297,10 @@ def _last_trick_open(record: BoardRecord) -> bool:
     """The last trick of the play still holds a ``-``: a program that saves the whole file on
     every card writes so the cards not yet played, so the board is still in play (a ``-`` the
     finished record keeps is judged once the Result is stated or the trick is filled)."""
-    if not record.play:
+    tricks = [p.trick for p in record.play if p.trick is not None]  # LIN's plays have none
+    if not tricks:
         return False
-    last = max(p.trick for p in record.play)
+    last = max(tricks)
     return any(p.card is None and p.trick == last for p in record.play)
 
 
