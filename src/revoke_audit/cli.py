@@ -668,7 +668,11 @@ def explain(file, board, room, game, round_, table, teams, laws, discovered, tab
     options = AuditOptions(laws, discovered, table_facts=log)
     audited = audit_board(matches[0], options)
     field = field_of(file, audited, options) if file != "-" else None  # stdin is read
-    click.echo(explain_text(audited, field), nl=False)
+    try:
+        echo(explain_text(audited, field).removesuffix("\n"))
+    except ReportError as exc:  # stdout full or closed: one line, exit 2
+        silence_stdout()
+        raise IOFailure(str(exc)) from exc
     if html_path:
         from .html_page import board_page, write_page
 
@@ -813,6 +817,8 @@ def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, ta
     except ImportError as exc:
         raise SettingsError(str(exc)) from exc
     except ReportError as exc:
+        if exc.target == STDOUT:
+            silence_stdout()
         raise IOFailure(str(exc)) from exc
     except Interrupted as exc:  # Ctrl-C: the usual way to end a watch
         code = 128 + exc.signum
