@@ -307,8 +307,8 @@ def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     into one shared file (rewritten whole through a temporary file): each revoke and defective
     trick is announced once per file; a corrected record withdraws its revoke; nothing else is
     said before the watch ends on its own (--idle)."""
-    tables = 3
-    proc, out, err = _watch(str(tmp_path), "--jsonl", "-", "--no-equity", "--idle", "2")
+    tables = 3  # --idle long enough for the writer's Python to start on a loaded machine
+    proc, out, err = _watch(str(tmp_path), "--jsonl", "-", "--no-equity", "--idle", "10")
     writer = subprocess.run([sys.executable, str(Path(__file__).parent / "session_writer.py"),
                              str(tmp_path), "--tables", str(tables)], timeout=300)
     assert writer.returncode == 0

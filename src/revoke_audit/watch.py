@@ -46,6 +46,8 @@ from .audit import BoardAudit, audit_board
 from .codes import board_status
 from .findings import Finding
 from .formats import Limits, iter_sources, read_stream, recognised
+from .formats.lin.plain import PlainLine
+from .formats.pbn.plain import PlainGame
 from .laws import AFTER_ROUND, TABLE
 from .options import AuditOptions
 from .record import BoardRecord
@@ -202,12 +204,12 @@ class Watch:
         cut = data[-1:] not in (b"\n", b"\r", b"")
         said: list[Announcement] = []
         boards: dict[tuple, _Board] = {}
-        for i, ((record, neighbours), key) in enumerate(_keyed(with_neighbours(
+        for i, ((item, neighbours), key) in enumerate(_keyed(with_neighbours(
                 _records(path, data)))):
-            signature = _signature(record)
+            signature = _signature(item)
             old = known.boards.get(key) or self._adopt(path, key, signature)
-            unfinished = record.truncated or (cut and i == count - 1)
-            boards[key], out = self._board(record, neighbours, signature, old, key in later,
+            unfinished = getattr(item, "truncated", False) or (cut and i == count - 1)
+            boards[key], out = self._board(item, neighbours, signature, old, key in later,
                                            st.st_mtime, unfinished)
             said += out
         del data
@@ -225,11 +227,13 @@ class Watch:
             for key, board in self.files.pop(name).boards.items():
                 self._orphan((name, key), board)
 
-    def _board(self, record: BoardRecord, neighbours, signature: bytes, old: _Board | None,
-               over: bool, mtime: float, unfinished: bool) -> tuple[_Board, list[Announcement]]:
+    def _board(self, item: BoardRecord | PlainGame, neighbours, signature: bytes,
+               old: _Board | None, over: bool, mtime: float, unfinished: bool
+               ) -> tuple[_Board, list[Announcement]]:
         if old is not None and old.signature == signature and old.over == over and (
                 old.audit is not None or old.status != IRREGULAR):  # else back from orphans
-            return old, []
+            return old, []  # unchanged: a plain game is not even built into its record
+        record = item.record() if isinstance(item, PlainGame) else item
         board = old or _Board(signature)
         board.signature, board.over = signature, over
         audit = self._audit(record, neighbours, board, over, mtime)
@@ -329,10 +333,16 @@ def _snapshot(path: str, limits: Limits) -> tuple[bytes, os.stat_result | None]:
         os.close(fd)
 
 
-def _records(path: str, data: bytes) -> Iterator[BoardRecord]:
+def _records(path: str, data: bytes) -> Iterator[BoardRecord | PlainGame]:
     """The boards ``data`` (the file at ``path``) holds, as ``audit`` reads them; a file's
-    own unreadable row (no deal) is no board."""
-    for r in read_stream(io.BytesIO(data), path, path):
+    own unreadable row (no deal) is no board.  The plainest PBN games come as their text
+    (``PlainGame``), built into records only when they changed."""
+    for r in read_stream(io.BytesIO(data), path, path, plain=True):
+        if isinstance(r, PlainGame):
+            yield r
+            continue
+        if isinstance(r, PlainLine):
+            r = r.record()
         if not r.unreadable or r.hands is not None:
             yield r
 
@@ -399,9 +409,13 @@ def _later_boards(records: Iterable[BoardRecord]) -> tuple[set[tuple], int]:
 _SKIP = {"source", "line", "game", "tags", "play", "diagnostics"}
 
 
-def _signature(r: BoardRecord) -> bytes:
+def _signature(r: BoardRecord | PlainGame) -> bytes:
     """A digest of the record's content without where it sits in the file (line numbers,
-    game index): 16 bytes kept per board followed, not the record."""
+    game index): 16 bytes kept per board followed, not the record.  A plain game's is of its
+    text and its tags (``#`` resolved), which make its record."""
+    if isinstance(r, PlainGame):
+        return hashlib.blake2b(repr(("plain", tuple(sorted(r.tags.items())), r.text)).encode(
+            "utf-8", "surrogatepass"), digest_size=16).digest()
     plain = tuple(getattr(r, f.name) for f in fields(r)
                   if f.name not in _SKIP and not f.name.endswith("_line"))
     whole = plain + (tuple(sorted(r.tags.items())),
