@@ -2,20 +2,31 @@
 """Fuzz the whole command: damaged copies of the files in fixtures/ (bytes overwritten,
 inserted, deleted, lines shuffled, files cut short, some gzipped, zipped or in a tar, hostile
 characters and bytes that are not UTF-8 in the names of files and of archive members, zip
-members under the UTF-8 flag or not, tar links and FIFOs), audited by the real ``revoke-audit``
-process in every output format.
+members under the UTF-8 flag or not, tar links and FIFOs), and hostile content on top
+(``HOSTILE``: UTF-16/32 with a byte-order mark, some broken; ScoreTables with odd
+Multiplicities; numbers of thousands of digits; games longer than the 5,000-line limit; gzip
+bombs), with a FIFO and a link to /dev/zero in the folder, run through the real
+``revoke-audit`` process: ``audit`` in every output format, then (``check_commands``) ``audit``
+with ``--html``, ``--standings``, ``--scoring``, ``--table-facts`` and ``--config``, ``fix``
+(and ``fix --write`` on a copy), ``explain`` (text and ``--html``) of a sample of the files,
+and ``watch`` (``--jsonl``, ``--html``, ended by ``--idle``).
 
     .venv/bin/python scripts/fuzz_cli.py [--files 3000] [--seed 1] [--jobs 2]
 
-Checks, for each run: no traceback on stderr, an exit code in {0, 1, 2, 130, 143}, every input
-file has at least one row in boards.csv, and stdout CSV is byte for byte the boards.csv file;
-the baseline the json run writes names only sources of boards.csv, and a run against it exits 0.
-The test suite runs a few hundred inputs with a fixed seed (tests/test_cli_fuzz.py); this script
-runs as many as asked.  Exit code 0 when every check passed."""
+Checks, for each run: no traceback and no ``internal error`` on stderr, an exit code in
+{0, 1, 2, 130, 143} (2 only with a message of its own), every input file has at least one row
+in boards.csv, and stdout CSV is byte for byte the boards.csv file; every report is removed
+before each run, so a run that writes none is seen (never a stale one read); the baseline the
+json run writes names only sources of boards.csv, and a run against it exits 0.  The test suite
+runs a few hundred inputs with a fixed seed (tests/test_cli_fuzz.py); this script runs as many
+as asked.  Exit code 0 when every check passed."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import csv
+import re
+import shutil
 import gzip
 import io
 import json
@@ -27,6 +38,7 @@ import sys
 import tarfile
 import time
 import zipfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,6 +82,59 @@ def damage(data: bytes, rnd: random.Random) -> bytes:
         else:
             buf = buf.swapcase() if rnd.random() < 0.5 else buf.replace(b"\n", b"\r")
     return bytes(buf)
+
+
+HOSTILE = ("utf16", "utf32", "scoretable", "digits", "oversized", "bomb")
+MULTIPLICITIES = ["0", "-3", "1", "2", "1000000000000", "1e3", "9" * 5000, "x", ""]
+DIGITS = "7" * 5000
+_BOMB: list[bytes] = []
+
+
+def hostile(data: bytes, suffix: str, rnd: random.Random, kind: str | None = None
+            ) -> tuple[str, bytes]:
+    """One kind of hostile content (``HOSTILE``; ``kind`` when given) made of ``data``: its
+    kind and bytes."""
+    kind = kind or rnd.choice(HOSTILE)
+    text = data.decode("utf-8", "surrogateescape")
+    if kind in ("utf16", "utf32"):
+        codec = f"{kind[:3]}-{kind[3:]}-{rnd.choice(['le', 'be'])}"
+        bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
+               "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE}[codec]
+        out = bom + data.decode("utf-8", "replace").encode(codec)
+        broken = rnd.randrange(4)
+        if broken == 1:
+            out = out[:-1]  # an odd length
+        elif broken == 2 and kind == "utf16":  # a lone surrogate
+            out += b"\x00\xd8" if codec.endswith("le") else b"\xd8\x00"
+        return kind, out
+    if kind == "scoretable" and suffix == ".pbn":
+        rows = "".join(f"{rnd.choice(['430', '400', '-50', DIGITS[:rnd.choice([3, 4400])]])} "
+                       f"{rnd.choice(MULTIPLICITIES)}\n" for _ in range(rnd.randint(1, 4)))
+        table = f'[ScoreTable "Score_NS\\5R;Multiplicity\\10R"]\n{rows}'
+        at = text.find("[Auction")
+        at = at if at >= 0 else len(text)
+        return kind, (text[:at] + table + text[at:]).encode("utf-8", "surrogateescape")
+    if kind == "oversized":
+        pad = "".join(f"% padding {i}\n" for i in range(5100))
+        at = text.find("[Play" if suffix == ".pbn" else "pc|")
+        at = at if at >= 0 else len(text) // 2
+        if suffix == ".lin":
+            pad = pad.replace("% padding", "nt|padding").replace("\n", "|\n")
+        return kind, (text[:at] + pad + text[at:]).encode("utf-8", "surrogateescape")
+    if kind == "bomb":
+        if not _BOMB:  # 64 MiB of spaces in about 64 KB: past the ratio limit (PS014)
+            _BOMB.append(gzip.compress(b" " * (64 << 20), compresslevel=9, mtime=0))
+        return kind, _BOMB[0]
+    # numbers of thousands of digits in the values that hold numbers
+    pattern = (r'\[(Result|Board|Score|Round|Table|Date) "[^"]*"\]' if suffix == ".pbn"
+               else r"(rs|mc|sv|qx|mb|ah|md)\|[^|]*\|")
+    found = list(re.finditer(pattern, text))
+    if not found:
+        return "digits", (DIGITS + text).encode("utf-8", "surrogateescape")
+    m = rnd.choice(found)
+    value = (f'[{m.group(1)} "{DIGITS}"]' if suffix == ".pbn" else f"{m.group(1)}|{DIGITS}|")
+    return "digits", (text[:m.start()] + value + text[m.end():]).encode("utf-8",
+                                                                         "surrogateescape")
 
 
 def raw_names(data: bytes, names: dict[str, bytes], flag: bool) -> bytes:
@@ -133,16 +198,26 @@ def write_tar(path: Path, members: list[tuple[str, bytes]], rnd: random.Random) 
     path.write_bytes(gzip.compress(data, mtime=0) if rnd.random() < 0.3 else data)
 
 
-def make_inputs(folder: Path, count: int, seed: int) -> list[Path]:
+def make_inputs(folder: Path, count: int, seed: int, kinds: dict[str, str] | None = None
+                ) -> list[Path]:
     """``count`` damaged files in ``folder``; about one in eight gzipped, one in eight a zip,
-    one in eight a tar."""
+    one in eight a tar; one in five also hostile (``hostile``: ``kinds`` is told each such
+    file's kind, by name), the first of them one of each kind in turn, made of a PBN sample
+    (so a few files hold every kind whatever the samples are).  A FIFO and a link to /dev/zero beside them (not among those
+    returned: no row is due for them)."""
     rnd = random.Random(seed)
     pool = [(p.suffix, p.read_bytes()) for p in samples()]
     folder.mkdir(parents=True, exist_ok=True)
+    pbn = [item for item in pool if item[0] == ".pbn"]
     made = []
     for n in range(count):
-        suffix, data = rnd.choice(pool)
+        suffix, data = rnd.choice(pool if n >= len(HOSTILE) else pbn)
         data = damage(data, rnd)
+        content = None
+        if n < len(HOSTILE):
+            content, data = hostile(data, suffix, rnd, HOSTILE[n])
+        elif rnd.random() < 0.2:
+            content, data = hostile(data, suffix, rnd)
         name = f"{n:05d}{rnd.choice(NAME_NOISE)}{rnd.choice(NAME_NOISE)}x{suffix}"
         kind = rnd.randrange(8)
         members = [(f"a{rnd.choice(NAME_NOISE)}{suffix}", data)]
@@ -161,6 +236,11 @@ def make_inputs(folder: Path, count: int, seed: int) -> list[Path]:
             path = folder / name
             path.write_bytes(data)
         made.append(path)
+        if content is not None and kinds is not None:
+            kinds[path.name] = content
+    if hasattr(os, "mkfifo") and not (folder / "zz-pipe.pbn").exists():
+        os.mkfifo(folder / "zz-pipe.pbn")
+        (folder / "zz-zero.pbn").symlink_to("/dev/zero")
     return made
 
 
@@ -184,14 +264,19 @@ def check(folder: Path, files: list[Path], formats=FORMATS, jobs: int = 1) -> Ou
     work = folder.parent
     for fmt in formats:
         baseline = ["--write-baseline", "baseline.json"] if fmt == "json" else []
+        _clear(work)
         done = run_cli(["audit", folder.name, "--format", fmt, "--jobs", str(jobs),
                         "-o", "boards.csv", "--findings", "findings.csv", *baseline], work)
         out.runs += 1
         err = done.stderr.decode("utf-8", "replace")
         if done.returncode not in EXIT_CODES:
             out.failures.append(f"--format {fmt}: exit code {done.returncode}")
-        if "Traceback" in err or "Error:" in err:
+        if "Traceback" in err or "Error:" in err or INTERNAL in err:
             out.failures.append(f"--format {fmt}: stderr {err[-2000:]!r}")
+        if not (work / "boards.csv").exists():
+            out.failures.append(f"--format {fmt}: no boards.csv written (exit code "
+                                f"{done.returncode})")
+            continue
         boards_csv = (work / "boards.csv").read_bytes()
         if fmt == "csv" and done.stdout != boards_csv:
             out.failures.append("--format csv: stdout differs from boards.csv")
@@ -204,6 +289,120 @@ def check(folder: Path, files: list[Path], formats=FORMATS, jobs: int = 1) -> Ou
                 out.failures.append(f"--format {fmt}: no row for {name!r}")
         if baseline:
             out.failures += _baseline_failures(folder, sources, jobs)
+    return out
+
+
+INTERNAL = "internal error"
+REPORTS = ("boards.csv", "findings.csv", "baseline.json", "page.html", "standings.csv",
+           "watch.jsonl", "watch.html", "explain.html")
+
+
+def _clear(work: Path) -> None:
+    """Every report of an earlier run removed: a run that writes none is seen as such."""
+    for name in REPORTS:
+        (work / name).unlink(missing_ok=True)
+
+
+def _rows_for_every_file(work: Path, folder: Path, files: list[Path], what: str) -> list[str]:
+    from revoke_audit.report import safe_cell
+
+    if not (work / "boards.csv").exists():
+        return [f"{what}: no boards.csv written"]
+    rows = list(csv.DictReader(io.StringIO((work / "boards.csv").read_text("utf-8"))))
+    sources = {r["source"] for r in rows}
+    missing = [str(safe_cell(f"{folder.name}/{p.name}")) for p in files]
+    missing = [n for n in missing
+               if n not in sources and not any(s.startswith(n + "!") for s in sources)]
+    return [f"{what}: no row for {n!r}" for n in missing]
+
+
+def _stderr_failures(done: subprocess.CompletedProcess, what: str,
+                     codes: set[int] = EXIT_CODES) -> list[str]:
+    err = done.stderr.decode("utf-8", "replace")
+    failures = []
+    if done.returncode not in codes:
+        failures.append(f"{what}: exit code {done.returncode}: {err[-500:]!r}")
+    if "Traceback" in err or INTERNAL in err:
+        failures.append(f"{what}: stderr {err[-2000:]!r}")
+    return failures
+
+
+LOG = ("source,event,board,room,trick,seat,fact,value,note\n"
+       ",,1,,,,discovered,table,\"=HYPERLINK(\"\"x\"\")\"\n"
+       ",,2,,1,E,penalty-card,C6 major,\x1b]0;x\x07\n"
+       ",,3,,2,E,lead-forbidden,S,\n"
+       ",,4,,0,E,lead-required,S,\n")
+HOSTILE_LOG = LOG + f",,{DIGITS},,{DIGITS},N,penalty-card,SA major,\n"
+CONFIG = 'laws = "auto"\nmax-ratio = 50\nmax-archive-boards = 20000\nselect = ["RV", "DT", "PS"]\n'
+
+
+def check_commands(folder: Path, files: list[Path], jobs: int = 1, explain: int = 40,
+                   kinds: dict[str, str] | None = None) -> Outcome:
+    """The commands and options beyond the six formats: ``audit`` with the page, standings,
+    the scorings, a director's log and a settings file; ``fix`` and ``fix --write`` (on a
+    copy); ``explain`` of ``explain`` files spread over the list; ``watch`` to its idle end."""
+    out = Outcome()
+    work = folder.parent
+    (work / "log.csv").write_text(LOG, encoding="utf-8")
+    (work / "hostile-log.csv").write_text(HOSTILE_LOG, encoding="utf-8")
+    (work / "fuzz.toml").write_text(CONFIG, encoding="utf-8")
+    audits = [
+        ["--html", "page.html", "--standings", "standings.csv", "--scoring", "cross-imp",
+         "--table-facts", "log.csv"],
+        ["--config", "fuzz.toml", "--scoring", "butler", "--discovered", "table",
+         "--html", "page.html", "--format", "json"],
+        ["--scoring", "mp", "--standings", "standings.csv", "--table-facts",
+         "hostile-log.csv"],
+    ]
+    for extra in audits:
+        _clear(work)
+        what = "audit " + " ".join(extra)
+        done = run_cli(["audit", folder.name, "--jobs", str(jobs), "-o", "boards.csv",
+                        "--findings", "findings.csv", *extra], work)
+        out.runs += 1
+        out.failures += _stderr_failures(done, what)
+        if "hostile-log.csv" in extra and done.returncode == 2:
+            continue  # the log refused, with its own one-line message: no reports due
+        out.failures += _rows_for_every_file(work, folder, files, what)
+        for name in ("page.html", "standings.csv"):
+            if name in extra and not (work / name).exists():
+                out.failures.append(f"{what}: no {name} written")
+    done = run_cli(["fix", folder.name], work)
+    out.runs += 1
+    out.failures += _stderr_failures(done, "fix", {0, 1})
+    copy = work / "mended"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(folder, copy, symlinks=True, ignore=shutil.ignore_patterns("zz-pipe.pbn"))
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(copy / "zz-pipe.pbn")
+    done = run_cli(["fix", "--write", copy.name], work)
+    out.runs += 1
+    out.failures += _stderr_failures(done, "fix --write", {0, 1})
+    shutil.rmtree(copy, ignore_errors=True)
+    step = max(1, len(files) // max(1, explain))
+    for i, path in enumerate(files[::step][:explain]):
+        _clear(work)
+        html = ["--html", "explain.html"] if i % 2 else []
+        which = ["--game", "1"] if i % 3 else ["--board", "1"]
+        done = run_cli(["explain", f"{folder.name}/{path.name}", *which, *html], work)
+        out.runs += 1
+        kind = f" ({kinds[path.name]})" if kinds and path.name in kinds else ""
+        out.failures += _stderr_failures(done, f"explain {path.name!r}{kind}", {0, 1, 2})
+    _clear(work)
+    done = run_cli(["watch", folder.name, "--idle", "0.5", "--no-equity", "--jsonl",
+                    "watch.jsonl", "--html", "watch.html"], work)
+    out.runs += 1
+    out.failures += _stderr_failures(done, "watch", {0})
+    for name in ("watch.jsonl", "watch.html"):
+        if not (work / name).exists():
+            out.failures.append(f"watch: no {name} written")
+    if (work / "watch.jsonl").exists():
+        for n, line in enumerate((work / "watch.jsonl").read_text("utf-8").splitlines(), 1):
+            try:
+                json.loads(line)
+            except ValueError:
+                out.failures.append(f"watch: watch.jsonl line {n} is not JSON")
+                break
     return out
 
 
@@ -231,6 +430,7 @@ def main() -> int:
     ap.add_argument("--files", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--explain", type=int, default=200, help="files explained (a process each)")
     ap.add_argument("--work", type=Path, help="folder to build the inputs in (default: a temp folder)")
     args = ap.parse_args()
     import tempfile
@@ -238,14 +438,21 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or Path(tmp)
         t0 = time.perf_counter()
-        files = make_inputs(work / "in", args.files, args.seed)
+        kinds: dict[str, str] = {}
+        files = make_inputs(work / "in", args.files, args.seed, kinds)
         outcome = check(work / "in", files, jobs=args.jobs)
+        more = check_commands(work / "in", files, jobs=args.jobs, explain=args.explain,
+                              kinds=kinds)
         took = time.perf_counter() - t0
-    print(f"{len(files)} damaged files, {outcome.boards} boards, {outcome.runs} runs "
-          f"({', '.join(FORMATS)}), {took:.1f} s: {len(outcome.failures)} failures")
-    for failure in outcome.failures[:50]:
+    failures = outcome.failures + more.failures
+    print(f"{len(files)} damaged files ({len(kinds)} hostile: "
+          f"{', '.join(f'{k} {n}' for k, n in sorted(Counter(kinds.values()).items()))}), "
+          f"{outcome.boards} boards, {outcome.runs + more.runs} runs ({', '.join(FORMATS)}; "
+          f"audit with the page, standings, scorings, logs and settings; fix; explain; watch), "
+          f"{took:.1f} s: {len(failures)} failures")
+    for failure in failures[:100]:
         print("  " + failure)
-    return 1 if outcome.failures else 0
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -105,3 +105,14 @@ def test_bad_baseline_is_a_one_line_error(archive):
                                               f"({why})\n")
     r = run("--baseline", "missing.json")
     assert (r.exit_code, r.output) == (2, "Error: cannot read baseline missing.json: No such file or directory\n")
+
+
+def test_a_board_number_of_thousands_of_digits_is_written(tmp_path):
+    """Found by the fuzzer (issue 35): the baseline sorted its entries by ``int(board)``, and a
+    ``[Board]`` of 5,000 digits (past ``int()``'s 4,300-digit limit) ended ``--write-baseline``
+    with an internal error.  Numbers still sort as numbers: 2 before 10 before the long one."""
+    from revoke_audit.baseline import baseline_text
+    long = "9" * 5000
+    keys = Counter({("a.pbn", b, "", "RV002", 3, "W"): 1 for b in (long, "10", "2", "x")})
+    boards = [e["board"] for e in json.loads(baseline_text(keys))["findings"]]
+    assert boards == ["2", "10", long, "x"]

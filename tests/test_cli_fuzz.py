@@ -30,3 +30,22 @@ def test_the_inputs_are_the_same_for_a_seed(tmp_path, monkeypatch):
     assert [(p.name, p.read_bytes()) for p in a] == [(p.name, p.read_bytes()) for p in b]
     c = fuzz_cli.make_inputs(tmp_path / "c", 20, seed=6)
     assert [p.read_bytes() for p in a] != [p.read_bytes() for p in c]
+
+
+def test_the_other_commands_over_hostile_inputs(tmp_path):
+    """``check_commands`` over a few dozen damaged and hostile files (UTF-16/32, ScoreTables,
+    thousands of digits, games past the line limit, bombs; a FIFO and /dev/zero beside them):
+    audit with the page, standings, scorings, logs and settings, fix, explain and watch - no
+    internal error, no stale report.  ``fix`` of a broken UTF-16 file is issue 35's F6, mended
+    on its own branch: until then that failure alone is expected."""
+    import pytest
+
+    kinds: dict[str, str] = {}
+    files = fuzz_cli.make_inputs(tmp_path / "in", 40, seed=20261128, kinds=kinds)
+    assert set(kinds.values()) == set(fuzz_cli.HOSTILE)  # each kind at least once
+    outcome = fuzz_cli.check_commands(tmp_path / "in", files, explain=6, kinds=kinds)
+    assert outcome.runs == 3 + 2 + 6 + 1
+    others = [f for f in outcome.failures if not f.startswith("fix")]
+    assert others == []
+    if outcome.failures:
+        pytest.xfail(f"issue 35 F6 (fix): {outcome.failures[0][:200]}")

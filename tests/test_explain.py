@@ -244,3 +244,27 @@ def test_explain_names_a_mark_as_the_producers_reading(monkeypatch):
     r = CliRunner().invoke(main, ["explain", "play_columns.pbn", "--game", "2"])
     assert "a ^R mark is the record producer's reading, not the table's knowledge" in \
         _discovery(r.output)
+
+
+@pytest.mark.parametrize("stdout", ["full", "closed"])
+def test_a_stdout_that_cannot_be_written_is_a_one_line_error(stdout):
+    """Issue 35 F21: ``explain ... > /dev/full`` was an internal error (``OSError``); with
+    stdout closed, as ``audit`` says: cannot write, exit 2."""
+    import os
+    import subprocess
+    import sys
+    if stdout == "full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    revoke = Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn"
+    target = open("/dev/full", "w") if stdout == "full" else None
+    try:
+        done = subprocess.run([sys.executable, "-m", "revoke_audit", "explain", str(revoke)],
+                              stdout=target if target else subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, timeout=300,
+                              preexec_fn=None if target else (lambda: os.close(1)))
+    finally:
+        if target:
+            target.close()
+    assert done.returncode == 2, done.stderr
+    assert "cannot write" in done.stderr and "internal error" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr

@@ -62,6 +62,9 @@ def test_every_fact_is_read(tmp_path):
      "play-highest, play-lowest, discovered)"),
     (HEADER + ",,1,,14,E,lead-required,H\n",
      "log.csv:2: trick '14' is not a number 0-13 (0 = during the auction)"),
+    (HEADER + ",,1,," + "9" * 5000 + ",E,lead-required,H\n",  # past int()'s 4,300 digits
+     "log.csv:2: trick '99999999999999999999...' is not a number 0-13 (0 = during the "
+     "auction)"),
     (HEADER + ",,1,,-1,E,lead-required,H\n",
      "log.csv:2: trick '-1' is not a number 0-13 (0 = during the auction)"),
     (HEADER + ",,1,,,E,lead-required,H\n",
@@ -452,3 +455,19 @@ def test_a_malformed_log_echoes_no_terminal_control_sequence(cli, tmp_path):
     assert r.output == (f"Error: {log}:2: unknown fact '\\x1b]0;pwned\\x07\\u2028x' (one of "
                         "penalty-card, lead-required, lead-forbidden, play-highest, play-lowest, "
                         "discovered)\n")
+
+
+def test_a_board_cell_of_thousands_of_digits_matches_no_board(tmp_path):
+    """Issue 35 F21: a board cell of 5,000 digits went to ``int()``, past its 4,300-digit
+    limit: an internal error.  It is a board number no record has (RC040, the row ignored)."""
+    from click.testing import CliRunner
+
+    from revoke_audit.cli import main
+    log = tmp_path / "log.csv"
+    log.write_text(HEADER + ",," + "9" * 5000 + ",,,,discovered,table\n")
+    revoke = Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn"
+    r = CliRunner().invoke(main, ["audit", str(revoke), "--table-facts", str(log), "-q",
+                                  "--findings", str(tmp_path / "f.csv"),
+                                  "-o", str(tmp_path / "b.csv")])
+    assert r.exit_code == 1 and "internal error" not in r.output, r.output
+    assert "RC040" in (tmp_path / "f.csv").read_text()

@@ -274,7 +274,11 @@ def _watch(*args: str) -> tuple[subprocess.Popen, Queue, Queue]:
     threading.Thread(target=_lines, args=(proc.stderr, err), daemon=True).start()
     line = err.get(timeout=60)
     assert line.startswith("watching"), line
+    STARTED_LINES.append(line)
     return proc, out, err
+
+
+STARTED_LINES: list[str] = []
 
 
 def _take(queue: Queue, n: int) -> list[dict]:
@@ -303,8 +307,8 @@ def test_a_session_written_live_is_announced_once_and_corrected(tmp_path):
     into one shared file (rewritten whole through a temporary file): each revoke and defective
     trick is announced once per file; a corrected record withdraws its revoke; nothing else is
     said before the watch ends on its own (--idle)."""
-    tables = 3
-    proc, out, err = _watch(str(tmp_path), "--jsonl", "-", "--no-equity", "--idle", "2")
+    tables = 3  # --idle long enough for the writer's Python to start on a loaded machine
+    proc, out, err = _watch(str(tmp_path), "--jsonl", "-", "--no-equity", "--idle", "10")
     writer = subprocess.run([sys.executable, str(Path(__file__).parent / "session_writer.py"),
                              str(tmp_path), "--tables", str(tables)], timeout=300)
     assert writer.returncode == 0
@@ -562,3 +566,318 @@ def test_an_output_in_a_watched_folder_or_over_an_input_is_a_usage_error(tmp_pat
     assert not (club / "sub" / "page.html").exists()
     assert (club / "t1.pbn").read_text() == REVOKE.text(1, 52)
     assert log.read_text().startswith("source,")
+
+
+# --- issue 35: what a hostile folder, a stop or a rename does to the watch ---------------------
+
+def _guarded(call, *args):
+    """``call(*args)`` on a thread, its result; a call still blocked after a minute fails the
+    test (a guard against a hang, not a measure)."""
+    box: list = []
+    thread = threading.Thread(target=lambda: box.append(call(*args)), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert box, f"{call.__name__}{args} still blocked after a minute"
+    return box[0]
+
+
+def test_a_fifo_or_a_device_in_a_watched_folder_is_not_read(tmp_path):
+    """F7: a FIFO blocked ``open()`` for good, and a link to /dev/zero was read to the 512 MiB
+    limit on every event.  Neither is a regular file: skipped, as ``audit`` skips them, and
+    the revoke written after them is still announced."""
+    fifo, device = tmp_path / "pipe.pbn", tmp_path / "dev.pbn"
+    os.mkfifo(fifo)
+    device.symlink_to("/dev/zero")
+    w = watcher()
+    for path in (fifo, device):
+        assert _guarded(w.read, str(path)) == [] and str(path) not in w.files
+    assert followed(str(fifo), {}, {str(tmp_path): str(tmp_path)}) is not None  # read: gone
+    write(tmp_path / "t1.pbn", REVOKE.text(1, 52))
+    assert said(_guarded(w.start, [str(tmp_path)])) == [(NEW, "RV001", 3)]
+
+
+def test_a_line_half_written_while_the_file_is_read_waits(tmp_path, monkeypatch):
+    """F19: the size was taken by one ``stat`` and the boards read a moment later; a writer
+    that had meanwhile begun the next board's line (``[Contract "4``, no closing quote yet)
+    made its parse problems announced, then withdrawn once the line was ended.  What ends
+    mid-line is told from the bytes the boards were read from."""
+    path, w = tmp_path / "t1.pbn", watcher()
+    whole = CLEAN.text(1, 52) + "\n"
+    write(path, whole)
+    assert w.read(str(path)) == []
+    begun = REVOKE.text(1, 52).split("[Contract")[0]  # whole lines, up to the Contract tag
+    write(path, whole + begun)
+    real_stat = os.stat
+
+    def stat_then_write(p, *args, **kwargs):  # the writer goes on right after the stat
+        st = real_stat(p, *args, **kwargs)
+        if str(p) == str(path) and not path.read_text().endswith('"3'):
+            with open(path, "a") as fh:
+                fh.write('[Contract "3')
+        return st
+
+    monkeypatch.setattr(os, "stat", stat_then_write)
+    heard = said(w.read(str(path)))
+    monkeypatch.setattr(os, "stat", real_stat)
+    assert heard == [], heard  # was PS102 and PS112, withdrawn on the next read
+    write(path, whole + REVOKE.text(1, 52))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+
+
+def test_a_rename_to_a_name_read_first_announces_nothing_again(tmp_path):
+    """F18: ``t1.pbn`` renamed to ``a.pbn`` (a name that sorts before it): the batch read the
+    new name before forgetting the old, so the revoke was said again as new.  The paths gone
+    are forgotten first."""
+    club = tmp_path / "club"
+    club.mkdir()
+    write(club / "t1.pbn", REVOKE.text(1, 52))
+    proc, out, err = _watch(str(club), "--jsonl", "-", "--no-equity", "--idle", "2")
+    (first,) = _take(out, 1)
+    os.rename(club / "t1.pbn", club / "a.pbn")
+    assert proc.wait(timeout=120) == 0
+    assert first["kind"] == NEW and out.get(timeout=10) is None, "said again after the rename"
+    assert [line for line in iter(err.get, None)][-1].startswith(
+        "watch ended: 1 finding announced, 0 changed, 0 withdrawn, 1 standing")
+
+
+def test_idle_ends_while_a_file_not_followed_keeps_changing(tmp_path):
+    """F8: the scoring program's own log beside the session file, written every 0.2 s, kept
+    ``--idle 1`` from ever ending: only a change to a file followed is activity."""
+    (tmp_path / "t1.pbn").write_text(CLEAN.text(1, 52))
+    stop = threading.Event()
+
+    def scorer():
+        with open(tmp_path / "scorer.log", "a") as log:
+            while not stop.wait(0.2):
+                log.write("saved\n")
+                log.flush()
+
+    thread = threading.Thread(target=scorer, daemon=True)
+    thread.start()
+    try:
+        proc, out, err = _watch(str(tmp_path / "t1.pbn"), "--idle", "1")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+
+
+def _inotify_watches(pid: int) -> int:
+    """How many folders the process watches (``/proc/PID/fdinfo``: a line per inotify watch)."""
+    count = 0
+    for info in Path(f"/proc/{pid}/fdinfo").iterdir():
+        try:
+            count += sum(line.startswith("inotify wd:") for line in info.read_text().splitlines())
+        except OSError:
+            continue
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").exists(), reason="Linux's /proc only")
+def test_a_named_file_watches_its_folder_alone(tmp_path):
+    """F8: ``watch big/x.pbn`` watched every folder below ``big`` (10,101 inotify watches for
+    10,000 subfolders): a named file's folder is watched, not its tree."""
+    for i in range(30):
+        (tmp_path / f"sub{i}" / "deeper").mkdir(parents=True)
+    (tmp_path / "t1.pbn").write_text(CLEAN.text(1, 52))
+    proc, out, err = _watch(str(tmp_path / "t1.pbn"))
+    assert _inotify_watches(proc.pid) == 1
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+
+
+def test_a_watched_folder_deleted_and_made_again_is_watched_again(tmp_path):
+    """F9: the system's watch of a folder ends with it; the folder made again, and a revoke
+    written into it, was never announced.  It is watched again once it is back."""
+    import shutil
+    club = tmp_path / "club"
+    club.mkdir()
+    write(club / "t1.pbn", CLEAN.text(1, 52))
+    proc, out, err = _watch(str(club), "--jsonl", "-", "--no-equity")
+    shutil.rmtree(club)
+    club.mkdir()
+    write(club / "t1.pbn", REVOKE.text(1, 52))
+    (new,) = _take(out, 1)
+    assert (new["kind"], new["code"]) == (NEW, "RV001")
+    save_whole(club / "t1.pbn", corrected(REVOKE.text(1, 52)))
+    (gone,) = _take(out, 1)
+    assert gone["kind"] == WITHDRAWN
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+
+
+def test_sigterm_ends_the_watch_with_143(tmp_path):
+    """F20: ``watchfiles`` turns any signal in its wait into ``KeyboardInterrupt``, which was
+    taken for Ctrl-C (130): a service manager's SIGTERM exits 143, as for ``audit``."""
+    (tmp_path / "t1.pbn").write_text(REVOKE.text(1, 52))
+    proc, out, err = _watch(str(tmp_path / "t1.pbn"))
+    assert "RV00" in out.get(timeout=60)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 143
+    assert [line for line in iter(err.get, None)][-1].startswith(
+        "watch ended: 1 finding announced")
+
+
+def test_the_summary_counts_what_was_said(tmp_path):
+    """F20: a stop between reading the boards and saying what they hold counted every
+    announcement read ('1042 findings announced' with nothing printed): ``told`` counts those
+    said, and ``standing_said`` leaves out the unsaid."""
+    w = watcher()
+    write(tmp_path / "t1.pbn", REVOKE.text(1, 52))
+    write(tmp_path / "t2.pbn", RUFF.text(2, 52))
+    heard = []
+
+    def say(a):
+        if heard:
+            raise KeyboardInterrupt
+        heard.append(a)
+
+    with pytest.raises(KeyboardInterrupt):
+        w.tell(w.start([str(tmp_path)]), say)
+    assert len(heard) == 1 and w.told[NEW] == 1 and w.standing == 2 and w.standing_said == 1
+
+
+def test_a_stop_while_the_page_is_written_leaves_it_whole(tmp_path, monkeypatch):
+    """F10: a signal that interrupted ``Thread.join`` marked the page's writer ended (Python
+    3.11, bpo-45274): the wait after it returned at once and the writer, a daemon, was cut
+    off at exit, its temporary file left beside the page.  The wait after a stop waits."""
+    from revoke_audit import watch_page
+    from revoke_audit.watch_page import LivePage
+
+    release, started, written = threading.Event(), threading.Event(), []
+    real = watch_page.write_page
+
+    def slow(path, pieces):
+        started.set()
+        assert release.wait(60)
+        real(path, pieces)
+        written.append(path)
+
+    class Stop(Exception):
+        pass
+
+    def stop(_signum, _frame):
+        raise Stop
+
+    monkeypatch.setattr(watch_page, "write_page", slow)
+    old = signal.signal(signal.SIGUSR1, stop)
+    try:
+        page = LivePage(str(tmp_path / "page.html"), watcher())
+        page.refresh()
+        assert started.wait(60)
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+        with pytest.raises(Stop):
+            page.wait()
+        threading.Timer(0.2, release.set).start()
+        page.flush()  # the watch ends: the page is whole before this returns
+        assert written == [str(tmp_path / "page.html")]
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+@pytest.mark.parametrize("where", ["missing folder", "full disk"])
+def test_a_jsonl_that_cannot_be_written_is_a_one_line_error(tmp_path, where):
+    """F21: ``--jsonl nodir/x.jsonl`` and ``--jsonl`` on a full disk were internal errors."""
+    from click.testing import CliRunner
+
+    from revoke_audit.cli import main
+    if where == "full disk" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    write(tmp_path / "t1.pbn", REVOKE.text(1, 52))
+    target = str(tmp_path / "nodir" / "x.jsonl") if where == "missing folder" else "/dev/full"
+    r = CliRunner().invoke(main, ["watch", str(tmp_path / "t1.pbn"), "--jsonl", target,
+                                  "--idle", "0.1", "--no-equity"])
+    assert r.exit_code == 2, r.output
+    assert f"cannot write {target}" in r.output and "internal error" not in r.output
+
+
+def test_standard_input_cannot_be_watched(tmp_path):
+    """F22: ``watch -`` said 'watching 0 files' and exited 0, ignoring what stdin held."""
+    from click.testing import CliRunner
+
+    from revoke_audit.cli import main
+    r = CliRunner().invoke(main, ["watch", "-", "--idle", "0.1"], input=REVOKE.text(1, 52))
+    assert r.exit_code == 2 and "standard input" in r.output
+
+
+# --- issue 33: the director running it ---------------------------------------------------------
+
+def test_an_empty_folder_says_files_are_picked_up_as_they_appear(tmp_path):
+    proc, out, err = _watch(str(tmp_path), "--jsonl", "-", "--no-equity")  # returns on 'watching'
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+    assert STARTED_LINES[-1] == "watching: no hand record yet; each is picked up as it appears\n"
+
+
+def test_the_missing_library_names_the_install_that_works_here():
+    """In a copy of the project (``scripts/audit`` installs it editable into ``.venv``), the
+    hint is that ``.venv``'s pip installing the project with the extra, not a package from
+    the index."""
+    root = Path(__file__).resolve().parents[1]
+    pip = Path(sys.executable).parent / "pip"
+    assert watch_module.MISSING.endswith(f"{pip} install -e '{root}[watch]'")
+
+
+def _table_boards(table: str) -> list[str]:
+    """The boards ``fixtures/session`` records for one table, in the order it played them."""
+    text = (Path(__file__).resolve().parents[1] / "fixtures" / "session"
+            / "thursday-pairs.pbn").read_text()
+    games = ["[Event" + g for g in text.split("[Event")[1:]]
+    return [g for g in games if f'[Table "{table}"]' in g]
+
+
+@pytest.mark.parametrize("end", ["idle", "ctrl-c"])
+def test_the_page_is_whole_at_each_bursts_end_and_when_the_watch_ends(tmp_path, end):
+    """Issue 33: table 1 of the sample session writes its six boards one by one (revokes on
+    its boards 2 and 3, then three clean boards): the page was last written after board 3 and
+    said '1 file · 3 boards · 2 to rule' when the watch ended.  A change to a board followed
+    marks the page as an announcement does, so it holds all six after the last burst, and
+    when the watch ends (idle or Ctrl-C)."""
+    club, page = tmp_path / "club", tmp_path / "page.html"
+    club.mkdir()
+    args = [str(club), "--html", str(page), "--jsonl", "-", "--no-equity"]
+    proc, out, err = _watch(*args, *(["--idle", "2"] if end == "idle" else []))
+    boards = _table_boards("1")
+    assert len(boards) == 6
+    head = "% PBN 2.1\n% EXPORT\n\n"
+    for i in range(1, 4):  # boards 1 to 3: the revokes announced, the page written after
+        save_whole(club / "t1.pbn", head + "".join(boards[:i]))
+        if i in (2, 3):
+            _take_new(out, 1)
+    _wait_for_facts(page, "1 file · 3 boards · 2 to rule")
+    for i in range(4, 7):  # three clean boards: nothing announced
+        save_whole(club / "t1.pbn", head + "".join(boards[:i]))
+    if end == "ctrl-c":
+        _wait_for_facts(page, "1 file · 6 boards · 2 to rule")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    else:
+        assert proc.wait(timeout=120) == 0
+    assert _facts(page) == "1 file · 6 boards · 2 to rule"
+    assert sorted(_sections(_page(page))) == ["Board 2, table 1", "Board 3, table 1"]
+
+
+def _facts(page: Path) -> str:
+    import re
+    text = page.read_text(encoding="utf-8")
+    found = re.search(r'<p class="facts">(.*?)</p>', text, re.S)
+    return re.sub(r"<[^>]+>", "", found.group(1)).strip() if found else ""
+
+
+def _wait_for_facts(page: Path, facts: str, timeout: float = 60) -> None:
+    import time
+    end = time.monotonic() + timeout
+    while _facts(page) != facts:
+        assert time.monotonic() < end, _facts(page)  # a guard against a hang, not a measure
+        time.sleep(0.05)
+
+
+def test_a_lin_record_is_followed(tmp_path):
+    """Found by the fuzzer: a LIN record's plays carry no trick number, and telling whether
+    its last trick was still open compared None with None: every complete LIN file ended the
+    watch with an internal error."""
+    from shutil import copyfile
+    lin = tmp_path / "revoke.lin"
+    copyfile(Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.lin", lin)
+    assert [code[:2] for _kind, code, _trick in said(watcher().read(str(lin)))] == ["RV"]

@@ -106,8 +106,11 @@ def baseline_text(keys: Counter[Key]) -> str:
 
 
 def _sort_key(key: Key) -> tuple:
-    """File, then board in number order (``2`` before ``10``), then the rest."""
+    """File, then board in number order (``2`` before ``10``; by length and digits, so a
+    board number of thousands of digits is no ``int()`` past its 4,300-digit limit), then
+    the rest."""
     source, board, room, code, trick, seat = key
-    number = (0, int(board), "") if board.isdigit() else (1, 0, board)
+    digits = board.lstrip("0") or "0"
+    number = (0, len(digits), digits) if board.isascii() and board.isdigit() else (1, 0, board)
     return (source, number, room, code, -1 if trick is None else trick, seat)
 

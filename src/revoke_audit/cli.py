@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import importlib.util
 import os
 import signal
 import sys
@@ -69,7 +70,10 @@ class SettingsError(click.ClickException):
 
 class Interrupted(BaseException):
     """SIGINT or SIGTERM arrived: unwind (temp files removed, workers ended), then exit
-    128 + the signal's number, as a shell reports a process a signal stopped."""
+    128 + the signal's number, as a shell reports a process a signal stopped.  ``last``: the
+    number of the last one (for a wait that turns any signal into ``KeyboardInterrupt``)."""
+
+    last: int | None = None
 
     def __init__(self, signum: int):
         super().__init__(signum)
@@ -83,6 +87,7 @@ def exit_on_signals() -> Iterator[None]:
     def stop(signum, _frame):
         for s in (signal.SIGINT, signal.SIGTERM):  # a second signal must not cut the cleanup
             signal.signal(s, signal.SIG_IGN)
+        Interrupted.last = signum
         raise Interrupted(signum)
 
     try:
@@ -710,7 +715,11 @@ def explain(file, board, room, game, round_, table, teams, laws, discovered, tab
     options = AuditOptions(laws, discovered, table_facts=log)
     audited = audit_board(matches[0], options)
     field = field_of(file, audited, options) if file != "-" else None  # stdin is read
-    click.echo(explain_text(audited, field), nl=False)
+    try:
+        echo(explain_text(audited, field).removesuffix("\n"))
+    except ReportError as exc:  # stdout full or closed: one line, exit 2
+        silence_stdout()
+        raise IOFailure(str(exc)) from exc
     if html_path:
         from .html_page import board_page, write_page
 
@@ -805,8 +814,11 @@ def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, ta
     when it first appears, again when what its ruling transfers changes, and when a corrected
     record withdraws it.  A revoke announced while its board's round is on is ruled as found
     at the table (64A)."""
-    from .watch import Watch, announcement_json, announcement_line, follow
+    from .watch import MISSING, Watch, announcement_json, announcement_line, follow
 
+    if "-" in paths:
+        raise click.UsageError("watch cannot follow - (standard input): name the files or "
+                               "folders to watch")
     for path in missing_paths(paths):
         raise IOFailure(f"cannot watch {path}: no such file or folder")
     outputs = (("--jsonl", "the --jsonl file", jsonl), ("--html", "page", html_path))
@@ -816,13 +828,18 @@ def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, ta
         if folder:
             raise click.UsageError(f"{option} {path} is inside the watched folder {folder}: "
                                    "the watch would follow its own output")
+    if importlib.util.find_spec("watchfiles") is None:
+        raise SettingsError(MISSING)
     log = _read_log(table_facts)
     on = Watch(AuditOptions(laws, equity=equity, table_facts=log), round_minutes)
     page = None
     if html_path:
         from .watch_page import LivePage
         page = LivePage(html_path, on)
-    out = None if jsonl in (None, "-") else open(jsonl, "w", encoding="utf-8")
+    try:
+        out = None if jsonl in (None, "-") else open(jsonl, "w", encoding="utf-8")
+    except OSError as exc:
+        raise IOFailure(f"cannot write {jsonl}: {exc.strerror or exc}") from exc
 
     def say(a) -> None:
         if jsonl == "-":
@@ -830,37 +847,53 @@ def watch(paths, jsonl, since_start, idle, poll, round_minutes, laws, equity, ta
         else:
             echo(announcement_line(a))
         if out is not None:
-            out.write(announcement_json(a) + "\n")
-            out.flush()
+            try:
+                out.write(announcement_json(a) + "\n")
+                out.flush()
+            except OSError as exc:
+                raise ReportError(jsonl, exc) from exc
 
     code = 0
     try:
-        for a in on.start(paths, announce=not since_start):
-            say(a)
+        on.tell(on.start(paths, announce=not since_start), say)
         if page is not None:
             page.write()
         follow(on, list(paths), say, idle, poll,
-               ready=lambda: echo(f"watching {_many(len(on.files), 'file')}", err=True),
+               ready=lambda: echo(_watching(len(on.files)), err=True),
                settled=page.after if page is not None else None)
     except ImportError as exc:
         raise SettingsError(str(exc)) from exc
     except ReportError as exc:
+        if exc.target == STDOUT:
+            silence_stdout()
         raise IOFailure(str(exc)) from exc
     except Interrupted as exc:  # Ctrl-C: the usual way to end a watch
         code = 128 + exc.signum
     except KeyboardInterrupt:  # the signal as the file events' wait reports it
-        code = 130
+        code = 128 + (Interrupted.last or signal.SIGINT)
     finally:
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError:
+                pass  # said above, or the watch stopped: the summary follows
     try:
         if page is not None:  # what the page lacks when the watch ends (idle, Ctrl-C)
             page.flush()
     except ReportError as exc:
         raise IOFailure(str(exc)) from exc
-    echo(f"watch ended: {_many(on.new, 'finding')} announced, {on.changed} changed, "
-         f"{on.withdrawn} withdrawn, {on.standing} standing", err=True)
+    told = on.told
+    echo(f"watch ended: {_many(told['new'], 'finding')} announced, {told['changed']} changed, "
+         f"{told['withdrawn']} withdrawn, {on.standing_said} standing", err=True)
     sys.exit(code)
+
+
+def _watching(files: int) -> str:
+    """What the watch says once it watches: the files it follows, and that more are picked
+    up as they appear (an empty folder is no mistake: the session is still to be written)."""
+    if files == 0:
+        return "watching: no hand record yet; each is picked up as it appears"
+    return f"watching {_many(files, 'file')}; new ones are picked up as they appear"
 
 
 if __name__ == "__main__":  # pragma: no cover

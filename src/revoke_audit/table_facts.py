@@ -259,8 +259,18 @@ def _keys(source: str, event: str, board: str, room: str) -> tuple[str | None, .
     board = board.strip()
     return (_source_key(source) if source else None,
             event.strip().casefold() if event else None,
-            (str(int(board)) if board.isdecimal() else board.casefold()) if board else None,
+            _board_number(board) if board else None,
             room.strip().casefold() if room else None)
+
+
+def _board_number(board: str) -> str:
+    """A board number as a number (``07`` is ``7``; any script's digits), without ``int``'s
+    4,300-digit limit (a cell of thousands of digits is only a board no record matches)."""
+    if not board.isdecimal():
+        return board.casefold()
+    if len(board) > 64:
+        return board.lstrip("0") or "0"
+    return str(int(board))
 
 
 @lru_cache(maxsize=256)
@@ -368,8 +378,9 @@ def _row(path: str, line: int, got: dict[str, str]) -> FactRow:
 def _trick(text: str, fail) -> int | None:
     if not text:
         return None
-    if not text.isdigit() or not 0 <= int(text) <= 13:
-        raise fail(f"trick '{text}' is not a number 0-13 (0 = during the auction)")
+    if not text.isdigit() or len(text) > 8 or not 0 <= int(text) <= 13:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise fail(f"trick '{shown}' is not a number 0-13 (0 = during the auction)")
     return int(text)
 
 

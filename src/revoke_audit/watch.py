@@ -30,9 +30,12 @@ corrected record no longer has it.
 file events (the ``watchfiles`` library, the ``watch`` extra), polling only when asked to."""
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 import stat
+import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields, replace
@@ -42,7 +45,9 @@ from typing import Callable, Iterable, Iterator
 from .audit import BoardAudit, audit_board
 from .codes import board_status
 from .findings import Finding
-from .formats import iter_sources, read_file, recognised
+from .formats import Limits, iter_sources, read_stream, recognised
+from .formats.lin.plain import PlainLine
+from .formats.pbn.plain import PlainGame
 from .laws import AFTER_ROUND, TABLE
 from .options import AuditOptions
 from .record import BoardRecord
@@ -60,7 +65,23 @@ PROVISIONAL = ("RV004", "RC013")
 TEMPORARY = (".tmp", ".temp", ".part", ".partial", ".swp", ".swx", "~", ".bak", ".crdownload")
 ORPHANS = 10_000  # boards kept after they left their file, to know them when they come back
 CLEAN, IRREGULAR = "clean", "irregular"
-MISSING = ("revoke-audit watch needs the watchfiles library: pip install 'revoke-audit[watch]'")
+
+
+def _install_hint() -> str:
+    """The command that installs the ``watch`` extra where this copy runs: into a copy of the
+    project (``scripts/audit`` makes ``.venv`` and installs it editable there), the project's
+    own ``.venv/bin/pip``; elsewhere this Python's pip."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))  # src/revoke_audit -> the project
+    pip = os.path.join(os.path.dirname(sys.executable), "pip")
+    if os.path.basename(os.path.dirname(here)) == "src" and os.path.isfile(
+            os.path.join(root, "pyproject.toml")):
+        return f"{pip} install -e '{root}[watch]'"
+    return f"{pip} install 'revoke-audit[watch]'"
+
+
+MISSING = ("revoke-audit watch needs the watchfiles library (the watch extra); install it with: "
+           + _install_hint())
 
 
 @dataclass(frozen=True)
@@ -78,7 +99,7 @@ class Announcement:
 class _Board:
     """What the watch knows of one board of one file."""
 
-    signature: tuple
+    signature: bytes  # a digest of the record's content (``_signature``)
     announced: dict[tuple, dict[str, object]] = field(default_factory=dict)  # identity -> row
     complete_since: float | None = None
     table: bool = False  # a revoke of it was announced during its round: found at the table
@@ -101,11 +122,14 @@ class Watch:
                  round_minutes: float = ROUND_MINUTES,
                  clock: Callable[[], float] = time.time) -> None:
         self.options = options or AuditOptions()
+        self.limits = Limits()
         self.round_seconds = round_minutes * 60
         self.clock = clock
         self.files: dict[str, _File] = {}
         self._orphans: OrderedDict[tuple, _Board] = OrderedDict()
-        self.new = self.changed = self.withdrawn = 0
+        self.new = self.changed = self.withdrawn = 0  # as read (``told``: as said)
+        self.told: dict[str, int] = {NEW: 0, CHANGED: 0, WITHDRAWN: 0}
+        self.unsaid: list[Announcement] = []  # read, not yet said (a stop came between)
 
     def start(self, paths: Iterable[str], announce: bool = True) -> list[Announcement]:
         """Read every hand record under ``paths`` as the audit command would find them;
@@ -115,6 +139,24 @@ class Watch:
             return said
         self.new -= sum(1 for a in said if a.kind == NEW)
         return []
+
+    def tell(self, announcements: Iterable[Announcement],
+             say: Callable[[Announcement], None]) -> bool:
+        """Say each of ``announcements`` through ``say``, counting it in ``told`` once said;
+        whether any was.  Those a stop leaves unsaid stay in ``unsaid``."""
+        self.unsaid = list(announcements)
+        spoke = bool(self.unsaid)
+        while self.unsaid:
+            say(self.unsaid[0])
+            self.told[self.unsaid.pop(0).kind] += 1
+        return spoke
+
+    @property
+    def standing_said(self) -> int:
+        """Findings said and not said withdrawn, of the boards followed now (``standing``
+        without what a stop left unsaid)."""
+        kinds = [a.kind for a in self.unsaid]
+        return self.standing - kinds.count(NEW) + kinds.count(WITHDRAWN)
 
     @property
     def standing(self) -> int:
@@ -135,7 +177,10 @@ class Watch:
                     yield Rendered(row, findings), board.audit
 
     def read(self, path: str) -> list[Announcement]:
-        """``path`` changed (or appeared, or vanished): what to announce."""
+        """``path`` changed (or appeared, or vanished): what to announce.  Only a regular file
+        is read (a FIFO would block the watch for good, a device feed it without end): what
+        else stands at a followed name is taken as gone.  Its bytes are read once, so what
+        ends mid-line is told from the very bytes the boards were read from."""
         try:
             st = os.stat(path)
         except OSError:
@@ -144,25 +189,33 @@ class Watch:
         if stat.S_ISDIR(st.st_mode):  # a folder moved in: what it holds
             return [a for source in iter_sources([path]) if source != path
                     for a in self.read(source)]
-        stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
-        known = self.files.setdefault(path, _File())
-        if known.stamp == stamp:
+        if not stat.S_ISREG(st.st_mode):
+            self.forget(path)
             return []
-        known.stamp = stamp
-        records = [r for r in read_file(path) if not r.unreadable or r.hands is not None]
-        later = _later_boards(records)
-        cut = _ends_mid_line(path, st.st_size)
+        known = self.files.setdefault(path, _File())
+        if known.stamp == _stamp(st):
+            return []
+        data, st = _snapshot(path, self.limits)
+        if st is None:  # replaced by something else than a file since: gone
+            self.forget(path)
+            return []
+        known.stamp = _stamp(st)
+        later, count = _later_boards(_records(path, data))
+        cut = data[-1:] not in (b"\n", b"\r", b"")
         said: list[Announcement] = []
         boards: dict[tuple, _Board] = {}
-        for i, ((record, neighbours), key) in enumerate(zip(with_neighbours(records),
-                                                            _keys(records))):
-            old = known.boards.pop(key, None) or self._adopt(path, key, _signature(record))
-            unfinished = record.truncated or (cut and i == len(records) - 1)
-            boards[key], out = self._board(record, neighbours, old, key in later,
+        for i, ((item, neighbours), key) in enumerate(_keyed(with_neighbours(
+                _records(path, data)))):
+            signature = _signature(item)
+            old = known.boards.get(key) or self._adopt(path, key, signature)
+            unfinished = getattr(item, "truncated", False) or (cut and i == count - 1)
+            boards[key], out = self._board(item, neighbours, signature, old, key in later,
                                            st.st_mtime, unfinished)
             said += out
+        del data
         for key, board in known.boards.items():  # left the file: kept a while, unsaid
-            self._orphan((path, key), board)
+            if key not in boards:
+                self._orphan((path, key), board)
         known.boards = boards
         return said
 
@@ -174,12 +227,13 @@ class Watch:
             for key, board in self.files.pop(name).boards.items():
                 self._orphan((name, key), board)
 
-    def _board(self, record: BoardRecord, neighbours, old: _Board | None, over: bool,
-               mtime: float, unfinished: bool) -> tuple[_Board, list[Announcement]]:
-        signature = _signature(record)
+    def _board(self, item: BoardRecord | PlainGame, neighbours, signature: bytes,
+               old: _Board | None, over: bool, mtime: float, unfinished: bool
+               ) -> tuple[_Board, list[Announcement]]:
         if old is not None and old.signature == signature and old.over == over and (
                 old.audit is not None or old.status != IRREGULAR):  # else back from orphans
-            return old, []
+            return old, []  # unchanged: a plain game is not even built into its record
+        record = item.record() if isinstance(item, PlainGame) else item
         board = old or _Board(signature)
         board.signature, board.over = signature, over
         audit = self._audit(record, neighbours, board, over, mtime)
@@ -231,7 +285,7 @@ class Watch:
         while len(self._orphans) > ORPHANS:
             self._orphans.popitem(last=False)
 
-    def _adopt(self, path: str, key: tuple, signature: tuple) -> _Board | None:
+    def _adopt(self, path: str, key: tuple, signature: bytes) -> _Board | None:
         """A board that left a file and is back: the same place in the same file (a save
         caught half done), else the same content anywhere (a file renamed or rotated)."""
         board = self._orphans.pop((path, key), None)
@@ -247,21 +301,50 @@ def _last_trick_open(record: BoardRecord) -> bool:
     """The last trick of the play still holds a ``-``: a program that saves the whole file on
     every card writes so the cards not yet played, so the board is still in play (a ``-`` the
     finished record keeps is judged once the Result is stated or the trick is filled)."""
-    if not record.play:
+    tricks = [p.trick for p in record.play if p.trick is not None]  # LIN's plays have none
+    if not tricks:
         return False
-    last = max(p.trick for p in record.play)
+    last = max(tricks)
     return any(p.card is None and p.trick == last for p in record.play)
 
 
-def _ends_mid_line(path: str, size: int) -> bool:
-    """The file does not end with a line end: a save caught half done (or a last line
-    without one, which the next save ends)."""
+def _stamp(st: os.stat_result) -> tuple[int, int, int]:
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def _snapshot(path: str, limits: Limits) -> tuple[bytes, os.stat_result | None]:
+    """The bytes of the regular file at ``path`` as they are now (up to the reader's own
+    limit and a byte, so that the reader says PS008 beyond it), with its status; None for
+    the status when it is no longer a regular file.  Opened without blocking: a FIFO put in
+    its place between the ``stat`` and the ``open`` does not hold the watch."""
     try:
-        with open(path, "rb") as fh:
-            fh.seek(max(0, size - 1))
-            return fh.read(1) not in (b"\n", b"\r", b"")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
-        return False
+        return b"", None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return b"", None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(limits.member_bytes + 1), st
+    except OSError:
+        return b"", st
+    finally:
+        os.close(fd)
+
+
+def _records(path: str, data: bytes) -> Iterator[BoardRecord | PlainGame]:
+    """The boards ``data`` (the file at ``path``) holds, as ``audit`` reads them; a file's
+    own unreadable row (no deal) is no board.  The plainest PBN games come as their text
+    (``PlainGame``), built into records only when they changed."""
+    for r in read_stream(io.BytesIO(data), path, path, plain=True):
+        if isinstance(r, PlainGame):
+            yield r
+            continue
+        if isinstance(r, PlainLine):
+            r = r.record()
+        if not r.unreadable or r.hands is not None:
+            yield r
 
 
 def _settled(findings: list[Finding], unfinished: bool, in_play: bool) -> Iterator[Finding]:
@@ -290,37 +373,56 @@ def _transfer(row: dict[str, object]) -> tuple:
     return row["code"], row["law"], row["transferred"]
 
 
-def _keys(records: list[BoardRecord]) -> Iterator[tuple]:
-    """Each board's identity in its file: board, room, Table and Round tags, occurrence."""
+def _key(r: BoardRecord, seen: dict[tuple, int]) -> tuple:
+    """A board's identity in its file: board, room, Table and Round tags, occurrence
+    (``seen``: how often each came before it)."""
+    base = (r.board, r.room, r.tags.get("Table", ""), r.tags.get("Round", ""))
+    seen[base] = seen.get(base, 0) + 1
+    return base + (seen[base],)
+
+
+def _keyed(items: Iterable[tuple[BoardRecord, object]]
+           ) -> Iterator[tuple[tuple[BoardRecord, object], tuple]]:
+    """Each (record, neighbours) with its board's identity (``_key``)."""
     seen: dict[tuple, int] = {}
-    for r in records:
-        base = (r.board, r.room, r.tags.get("Table", ""), r.tags.get("Round", ""))
-        seen[base] = seen.get(base, 0) + 1
-        yield base + (seen[base],)
+    for item in items:
+        yield item, _key(item[0], seen)
 
 
-def _later_boards(records: list[BoardRecord]) -> set[tuple]:
-    """Keys of the boards after which the same table has begun another board."""
+def _later_boards(records: Iterable[BoardRecord]) -> tuple[set[tuple], int]:
+    """Keys of the boards after which the same table has begun another board, and how many
+    boards there are (one pass, keeping keys only)."""
+    seen: dict[tuple, int] = {}
     tables: dict[str, tuple] = {}
     over = set()
-    for r, key in zip(records, _keys(records)):
+    count = 0
+    for r in records:
+        key = _key(r, seen)
+        count += 1
         table = r.tags.get("Table") or r.room
         if table in tables:
             over.add(tables[table])
         tables[table] = key
-    return over
+    return over, count
 
 
 _SKIP = {"source", "line", "game", "tags", "play", "diagnostics"}
 
 
-def _signature(r: BoardRecord) -> tuple:
-    """The record's content without where it sits in the file (line numbers, game index)."""
+def _signature(r: BoardRecord | PlainGame) -> bytes:
+    """A digest of the record's content without where it sits in the file (line numbers,
+    game index): 16 bytes kept per board followed, not the record.  A plain game's is of its
+    text and its tags (``#`` resolved), which make its record."""
+    if isinstance(r, PlainGame):
+        return hashlib.blake2b(repr(("plain", tuple(sorted(r.tags.items())), r.text)).encode(
+            "utf-8", "surrogatepass"), digest_size=16).digest()
     plain = tuple(getattr(r, f.name) for f in fields(r)
                   if f.name not in _SKIP and not f.name.endswith("_line"))
-    return plain + (tuple(sorted(r.tags.items())),
-                    tuple((p.seat, p.card, p.marks, p.trick) for p in r.play),
-                    tuple((d.code, d.message) for d in r.diagnostics))
+    whole = plain + (tuple(sorted(r.tags.items())),
+                     tuple((p.seat, p.card, p.marks, p.trick) for p in r.play),
+                     tuple((d.code, d.message) for d in r.diagnostics))
+    return hashlib.blake2b(repr(whole).encode("utf-8", "surrogatepass"),
+                           digest_size=16).digest()
 
 
 # --- following the files ---------------------------------------------------------------------
@@ -350,48 +452,98 @@ def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
            ready: Callable[[], None] | None = None,
            settled: Callable[[bool], None] | None = None) -> None:
     """Announce changes under ``paths`` (files or folders, read once by ``Watch.start``)
-    through ``say`` until ``idle`` seconds pass without one (forever when None).  File events
-    come from the system; ``poll`` seconds: poll instead (network filesystems, where events do
-    not arrive).  ``ready``: called once the events are watched and what changed before that
-    has been read.  ``settled(said)``: called after each batch of events has been read (and
-    each wait without one, at most a second apart), ``said`` whether it announced anything."""
+    through ``say`` (by ``Watch.tell``) until ``idle`` seconds pass without a change to a
+    file followed (forever when None).  File events come from the system; ``poll`` seconds:
+    poll instead (network filesystems, where events do not arrive).  A named folder is watched
+    with all below it, a named file's folder alone.  A folder (or a named file's folder) that
+    vanishes is watched again, and read whole, once it is back.  ``ready``: called once the
+    events are watched and what changed before that has been read.  ``settled(said)``: called
+    after each batch of events has been read (and each wait without one, at most a second
+    apart), ``said`` whether it announced anything or a file followed changed."""
     try:
         import watchfiles
     except ImportError as exc:
         raise ImportError(MISSING) from exc
     named = {os.path.abspath(p): p for p in paths if not os.path.isdir(p)}
     folders = {os.path.abspath(p): p for p in paths if os.path.isdir(p)}
-    roots = sorted(set(folders) | {os.path.dirname(p) for p in named})
+    wanted = sorted(set(folders) | {os.path.dirname(p) for p in named})
     timeout = 1000 if idle is None else max(20, int(min(idle, 1) * 1000))
     if poll is not None:  # the poller misses a file rewritten at the same size within its
         timeout = min(timeout, max(10, int(poll * 1000)))  # clock's tick: stat those known
-    changes = watchfiles.watch(
-        *roots, watch_filter=None, debounce=100, step=20, rust_timeout=timeout,
-        yield_on_timeout=True, force_polling=True if poll is not None else None,
-        poll_delay_ms=int((poll or 0.3) * 1000), raise_interrupt=True,
-        ignore_permission_denied=True)
     last, started = time.monotonic(), False
-    for batch in changes:
-        shown = sorted({followed(p, named, folders) for _change, p in batch} - {None})
-        if not started:  # the events are watched now: read what changed while they were not
-            shown = sorted(set(shown) | set(iter_sources(list(paths))) | set(watch.files))
-        elif poll is not None:
-            shown = sorted(set(shown) | set(watch.files))
-        heard, spoke = bool(batch), False
-        for path in shown:
-            for a in watch.read(path):
-                heard = spoke = True
-                say(a)
-        if settled is not None:
-            settled(spoke)
-        if not started:
-            started = True
-            if ready is not None:
-                ready()
-        elif heard:
-            last = time.monotonic()
-        elif idle is not None and time.monotonic() - last >= idle:
-            return
+    while True:
+        roots = _present(wanted)
+        changes = _events(watchfiles, sorted(roots), bool(folders), timeout, poll)
+        try:
+            for again, batch in changes:
+                shown = {followed(p, named, folders) for _change, p in batch} - {None}
+                heard = bool(shown)
+                if again:  # the events are watched now: read what changed while they were not
+                    shown |= set(iter_sources(list(paths))) | set(watch.files)
+                elif poll is not None:
+                    shown |= set(watch.files)
+                spoke = False
+                for path in _in_order(shown):
+                    spoke = watch.tell(watch.read(path), say) or spoke
+                if settled is not None:
+                    settled(spoke or heard)
+                if not started:
+                    started = True
+                    if ready is not None:
+                        ready()
+                elif heard or spoke:
+                    last = time.monotonic()
+                elif idle is not None and time.monotonic() - last >= idle:
+                    return
+                if _present(wanted) != roots or any(p in roots for _change, p in batch):
+                    break  # a folder vanished, is back, or was made anew: watched again
+        finally:
+            close = getattr(changes, "close", None)
+            if close is not None:
+                close()
+
+
+def _events(watchfiles, roots: list[str], recursive: bool, timeout: int,
+            poll: float | None) -> Iterator[tuple[bool, set]]:
+    """(again, batch): batches of (change, path) under ``roots``, one at least every
+    ``timeout`` ms (empty when nothing happened); ``again`` for the first, which comes once
+    the roots are watched.  With no root to watch (every one has vanished), empty batches
+    only, until the watch is made again."""
+    if not roots:
+        again = True
+        while True:
+            yield again, set()
+            again = False
+            time.sleep(timeout / 1000)
+    again = True
+    for batch in watchfiles.watch(
+            *roots, watch_filter=None, debounce=100, step=20, rust_timeout=timeout,
+            yield_on_timeout=True, force_polling=True if poll is not None else None,
+            poll_delay_ms=int((poll or 0.3) * 1000), raise_interrupt=True,
+            ignore_permission_denied=True, recursive=recursive):
+        yield again, batch
+        again = False
+
+
+def _present(folders: list[str]) -> dict[str, int]:
+    """Those of ``folders`` that are there, each with its inode (a folder deleted and made
+    again is a new one: the system's watch of the old one ended with it)."""
+    there = {}
+    for folder in folders:
+        try:
+            st = os.stat(folder)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            there[folder] = st.st_ino
+    return there
+
+
+def _in_order(paths: Iterable[str]) -> list[str]:
+    """The paths of a batch, those gone first: a file renamed is forgotten under its old
+    name before it is read under its new one, so its boards are known again there, whatever
+    the names' order."""
+    return sorted(paths, key=lambda p: (os.path.lexists(p), p))
 
 
 # --- what is said ----------------------------------------------------------------------------

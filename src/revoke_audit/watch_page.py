@@ -40,6 +40,8 @@ class LivePage:
         self._lock = threading.Lock()
         self._waiting: Page | None = None  # the page to write next
         self._writer: threading.Thread | None = None
+        self._idle = threading.Event()  # set while no page is being written
+        self._idle.set()
         self._error: Exception | None = None
 
     def after(self, said: bool) -> None:
@@ -71,15 +73,18 @@ class LivePage:
         with self._lock:
             self._waiting = page
             if self._writer is None:
+                self._idle.clear()
                 self._writer = threading.Thread(target=self._write, name="revoke-audit page",
                                                 daemon=True)
                 self._writer.start()
 
     def wait(self) -> None:
-        """Until the pages asked for are written."""
-        writer = self._writer
-        if writer is not None:
-            writer.join()
+        """Until the pages asked for are written.  On an ``Event``, not ``Thread.join``: a
+        signal that interrupts a join marks the thread ended on Python 3.11 (bpo-45274), so
+        the wait after a Ctrl-C would return at once and the page be cut off, its temporary
+        file left beside it."""
+        while not self._idle.wait(0.5):
+            pass
         self._raise()
 
     def page(self) -> Page:
@@ -99,6 +104,7 @@ class LivePage:
                 page, self._waiting = self._waiting, None
                 if page is None:
                     self._writer = None
+                    self._idle.set()
                     return
             try:
                 write_page(self.path, page.pieces())
