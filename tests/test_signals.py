@@ -351,7 +351,7 @@ print(loaded, flush=True)
 real = builtins.__import__
 
 def interrupted(name, *args, **kwargs):
-    if name == "cli" or name.endswith(".cli"):  # the heavy modules: Ctrl-C now
+    if "cli" in name.split("."):  # the command's modules (cli, cli.commands): Ctrl-C now
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.5)
     return real(name, *args, **kwargs)

@@ -23,9 +23,8 @@ from .codes import annotation_level
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered
 from .scoring import result_string
 from .targets import FileTarget, ReportError, file_target
-from .visible import visible
+from .visible import safe_cell, visible
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # text cells joined by U+E000: a control character, or a cell that starts like a formula
 _SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|(?:\\A|\ue000)[=+\\-@]")
 _PLAIN_TYPES = frozenset((str, int, type(None)))
@@ -39,20 +38,6 @@ def clean_text(text: str) -> str:
     undecodable byte written as a visible escape (``\\x00``, ``\\x0a``, ``\\xff``), so that a
     cell or a line stays one line (``visible.visible``)."""
     return visible(text)
-
-
-def safe_cell(value: object) -> object:
-    """A CSV cell: control characters escaped; cells a spreadsheet would evaluate (``=cmd``,
-    ``+1``, ``@x``) get a leading quote; numbers stay numbers; None becomes empty."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        value = clean_text(value)
-        if value.startswith(_FORMULA_START):
-            return "'" + value
-    return value
 
 
 def row_values(columns: Sequence[str]) -> Callable[[dict], tuple]:

@@ -33,4 +33,25 @@ def decodable(text: str) -> str:
     return _SURROGATE.sub(_escape, text) if _SURROGATE.search(text) else text
 
 
-__all__ = ["visible", "decodable"]
+#: What a spreadsheet reads as the start of a formula (``=cmd``, ``+1``, ``@x``, and the tab
+#: and carriage return that some strip before looking).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> object:
+    """A CSV cell: control characters escaped; cells a spreadsheet would evaluate (``=cmd``,
+    ``+1``, ``@x``) get a leading quote; numbers stay numbers; None becomes empty.  Here, beside
+    ``visible``, so that every writer of cells (the reports, the fields' figures filled in after
+    the run) shares one rule without importing the report writers."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        value = visible(value)
+        if value.startswith(FORMULA_START):
+            return "'" + value
+    return value
+
+
+__all__ = ["visible", "decodable", "safe_cell", "FORMULA_START"]
