@@ -213,3 +213,15 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+@pytest.mark.parametrize("name", ["'-Ann", "''=x", "'Ann", "=x"])
+def test_load_report_keeps_a_name_that_starts_with_a_quote(tmp_path, name):
+    """A player really named ``'-Ann`` is written ``''-Ann`` (a quote is added before any cell
+    starting with a quote too), so taking one quote away on reading is always the inverse."""
+    record = tmp_path / "q.pbn"
+    record.write_text((FIXTURES / "cli" / "revoke.pbn").read_text().replace("Ed North", name))
+    boards = tmp_path / "b.csv"
+    CliRunner().invoke(main, ["audit", str(record), "-o", str(boards)])
+    assert list(audit_paths([record]).boards["north"]) == [name]
+    assert list(load_report(boards)["north"]) == [name]

@@ -26,8 +26,11 @@ from .targets import FileTarget, ReportError, file_target
 from .visible import visible
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: Cells that get a leading quote: a formula's start, and a quote itself, so that taking one
+#: leading quote away on reading (``frames.typed``, ``rescore._text``) is always the inverse
+QUOTED_START = _FORMULA_START + ("'",)
 # text cells joined by U+E000: a control character, or a cell that starts like a formula
-_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|(?:\\A|\ue000)[=+\\-@]")
+_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|(?:\\A|\ue000)[=+\\-@']")
 _PLAIN_TYPES = frozenset((str, int, type(None)))
 STDOUT = "standard output"
 
@@ -43,14 +46,14 @@ def clean_text(text: str) -> str:
 
 def safe_cell(value: object) -> object:
     """A CSV cell: control characters escaped; cells a spreadsheet would evaluate (``=cmd``,
-    ``+1``, ``@x``) get a leading quote; numbers stay numbers; None becomes empty."""
+    ``+1``, ``@x``) get a leading quote, and so does a cell starting with a quote; numbers stay numbers; None becomes empty."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         value = clean_text(value)
-        if value.startswith(_FORMULA_START):
+        if value.startswith(QUOTED_START):
             return "'" + value
     return value
 

@@ -27,7 +27,7 @@ from operator import itemgetter
 from typing import Iterable, Iterator, NamedTuple
 
 from .cards import SEATS
-from .report import _FORMULA_START, safe_cell
+from .report import QUOTED_START, safe_cell
 from .rows import (BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, LeanRow,
                    Rendered, run_tags)
 from .scoring import score_ns
@@ -513,7 +513,7 @@ def _text(value: object) -> str:
     """A cell as boards.csv writes it (control characters escaped), without the quote that
     keeps a spreadsheet from reading a name as a formula: the same from a row or a line."""
     text = "" if value is None else str(value)
-    if text[:1] == "'" and text[1:2] in _FORMULA_START:
+    if text[:1] == "'" and text[1:2] in QUOTED_START:
         return text[1:]
     return text
 
