@@ -180,3 +180,13 @@ def test_marked_revokes_are_known_to_the_table(tmp_path):
     rows = list(csv.DictReader(findings.open()))
     assert [(x["code"], x["marked"]) for x in rows if x["code"].startswith("RV")] == [("RV001", "true")]
     assert runner.invoke(main, ["audit", fixture, "--fail-on", "unmarked"]).exit_code == 0
+
+
+@pytest.mark.parametrize("extra", [["--format", "json"], [], ["-o", "-"]])
+def test_standings_to_standard_output_is_refused(tmp_path, extra):
+    """``--standings -`` would put a second document (the standings CSV) into stdout beside the
+    JSON, the text summary or boards.csv: a usage error before anything is read."""
+    result = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--standings", "-",
+                                       *extra])
+    assert result.exit_code == 2
+    assert "--standings -" in result.output and "rank" not in result.stdout

@@ -324,6 +324,9 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     limits = Limits(archive_bytes=max_archive_bytes, run_bytes=max_run_bytes, ratio=max_ratio,
                     archive_boards=max_archive_boards)
     explicit = click.get_current_context().get_parameter_source("fmt") == ParameterSource.COMMANDLINE
+    if standings_path == "-":  # stdout holds one document: the summary, JSON or boards.csv
+        raise click.UsageError("--standings - would mix the standings into standard output's "
+                               "other document: name a file (.csv or .parquet)")
     boards, findings, fmt = _targets(paths, output, findings_path, fmt, explicit)
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler goes with --engine dask")
