@@ -688,47 +688,77 @@ def fix(paths, write) -> None:
     the files (exit 0 once every change is written).  Boards left untouched are listed on
     stderr with the reason."""
     from .repair import plan_paths
-    from .targets import file_target
+    from .visible import visible
 
+    if "-" in paths:  # nothing could be written back
+        raise click.UsageError("fix mends files: standard input (-) cannot be mended; save the "
+                               "record to a file and fix that")
     missing = missing_paths(paths)
     if missing:
-        raise IOFailure(f"no such file or folder: {missing[0]}")
+        raise IOFailure(f"no such file or folder: {visible(missing[0])}")
     pending = mended = 0
     for plan in plan_paths(paths):
+        if plan.left:
+            _fix_say(f"{visible(plan.file)}: left untouched: {visible(plan.left)}")
         for r in plan.repairs:
-            where = f"{r.file}:{r.line}: board {r.board or '?'}" + (f" ({r.room})" if r.room else "")
+            where = f"{visible(r.file)}:{r.line}: board {visible(r.board) or '?'}" + (
+                f" ({visible(r.room)})" if r.room else "")
             if r.mended:
-                click.echo(f"{where}: {r.what}: {r.description}", err=True)
+                _fix_say(f"{where}: {r.what}: {visible(r.description)}")
             else:
-                click.echo(f"{where}: left untouched: {r.reason}", err=True)
+                _fix_say(f"{where}: left untouched: {visible(r.reason)}")
         if plan.mended is None:
             continue
         if write and not plan.archive:
-            _replace(file_target, plan.file, plan.mended)
-            mended += 1
+            if _rewrite(plan.file, plan.original, plan.mended):
+                mended += 1
+            else:
+                pending += 1
             continue
         if write:
-            click.echo(f"{plan.file}: inside an archive, never rewritten; the change:", err=True)
-        click.echo(plan.diff(), nl=False)
+            _fix_say(f"{visible(plan.file)}: inside an archive, never rewritten; the change:")
+        _fix_out(plan.diff(visible))
         pending += 1
     done = f"{mended} file{'s' if mended != 1 else ''} mended"
-    click.echo(f"{done}, {pending} with something to mend" if write or mended else
-               f"{pending} file{'s' if pending != 1 else ''} with something to mend "
-               "(--write to mend)", err=True)
+    _fix_say(f"{done}, {pending} with something to mend" if write or mended else
+             f"{pending} file{'s' if pending != 1 else ''} with something to mend "
+             "(--write to mend)")
     sys.exit(1 if pending else 0)
 
 
-def _replace(file_target, path: str, data: bytes) -> None:
-    """``path`` replaced whole by ``data``: written beside it, synced, renamed (a symbolic
-    link keeps pointing at the mended file)."""
-    target = file_target(os.path.realpath(path), binary=True)
+def _fix_say(line: str) -> None:
+    """A line of ``fix`` to stderr (already escaped)."""
+    echo(line, err=True)
+
+
+def _fix_out(text: str) -> None:
+    """The diff to stdout; a full or closed stdout is an I/O failure (exit 2), never a diff
+    lost in silence."""
     try:
-        target.fh.write(data)
-        target.finish()
-        target.replace()
+        echo_part(text)
+        sys.stdout.flush()
+    except (ReportError, OSError) as exc:
+        raise IOFailure(str(exc) if isinstance(exc, ReportError) else
+                        f"cannot write {STDOUT}: {exc.strerror or exc}") from exc
+
+
+def _rewrite(path: str, original: bytes, data: bytes) -> bool:
+    """``path`` replaced by its mended bytes (``rewrite.rewrite``); False, with the reason on
+    stderr, when it is left as it is (changed since it was read, hard links, an owner that
+    cannot be kept)."""
+    from .rewrite import Left, rewrite
+    from .visible import visible
+
+    try:
+        rewrite(path, original, data)
+    except Left as why:
+        _fix_say(f"{visible(path)}: not mended: {why}")
+        return False
+    except ReportError as exc:
+        raise IOFailure(visible(str(exc))) from exc
     except OSError as exc:
-        target.discard()
-        raise IOFailure(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise IOFailure(f"cannot write {visible(path)}: {exc.strerror or exc}") from exc
+    return True
 
 
 @main.command()
