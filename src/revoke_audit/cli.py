@@ -20,7 +20,7 @@ from click.core import ParameterSource
 from .audit import audit_board
 from .options import AuditOptions
 from .baseline import Baseline, BaselineRecorder
-from .codes import CODES, FAMILIES, families_at
+from .codes import CODES, FAMILIES, UNSEEN, families_at
 from .config import ConfigError, find_config, read_config, shown
 from .console import steady_stderr
 from .formats import Limits, iter_sources, missing_paths
@@ -426,7 +426,7 @@ def _counted(rendered, read: Counter) -> Iterator:
     of a source with no board, but a board cut off by the end of its file (PS004) is one."""
     for r in rendered:
         if r.row is not None and (r.status != "unreadable"
-                                  or any(f["code"] == "PS004" for f in r.findings)):
+                                  or any(f["code"] in UNSEEN for f in r.findings)):
             read["records"] += r.boards
         yield r
 
