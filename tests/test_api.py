@@ -225,3 +225,20 @@ def test_load_report_keeps_a_name_that_starts_with_a_quote(tmp_path, name):
     CliRunner().invoke(main, ["audit", str(record), "-o", str(boards)])
     assert list(audit_paths([record]).boards["north"]) == [name]
     assert list(load_report(boards)["north"]) == [name]
+
+
+def test_select_as_one_string_is_one_prefix():
+    """``select="RV"`` is the prefix RV, not the letters R and V (F23)."""
+    one = audit_paths(SAMPLE, select="RV")
+    listed = audit_paths(SAMPLE, select=["RV"])
+    pd.testing.assert_frame_equal(one.findings, listed.findings)
+    assert set(one.findings["code"].str[:2]) == {"RV"}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"jobs": "2"}, "jobs='2': expected a whole number"), ({"jobs": -1}, "jobs=-1: expected"),
+    ({"jobs": 1.5}, "jobs=1.5: expected"), ({"select": ["RV", 1]}, "select: 1 is not a code"),
+    ({"ignore": 3}, "ignore: expected codes or prefixes")])
+def test_wrong_arguments_are_value_errors_naming_them(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        audit_paths(SAMPLE, **kwargs)

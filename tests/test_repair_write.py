@@ -171,3 +171,10 @@ def test_a_folder_that_cannot_be_written(tmp_path):
         folder.chmod(0o755)
     assert result.exit_code == 2
     assert "internal error" not in result.output and f"cannot write {path}" in result.output
+
+
+def test_repairs_refuses_standard_input():
+    import revoke_audit
+
+    with pytest.raises(ValueError, match="standard input"):
+        revoke_audit.repairs(["-"])

@@ -27,7 +27,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 from .audit import BoardAudit, audit_board
 from .cards import SEATS, card_str, deal_str, parse_card
 from .codes import level
-from .formats import Limits, RunBudget, SourceText, iter_sources, read_stream, read_texts
+from .formats import (Limits, RunBudget, SourceText, as_paths, iter_sources, read_stream,
+                      read_texts)
 from .formats.lin.values import read_md_hands
 from .formats.lin.write import _lin_hand
 from .options import AuditOptions
@@ -147,12 +148,15 @@ def plan_paths(paths: str | os.PathLike | Iterable[str | os.PathLike],
                ) -> Iterator[FilePlan]:
     """One ``FilePlan`` per PBN or LIN source under ``paths`` (archive members one each), read
     as ``audit`` reads them (``formats.read_texts``: the same sniffing and ``Limits``); a
-    source that cannot be read whole gets a plan with the reason (``left``).  Standard input
-    is never planned: it cannot be mended."""
+    source that cannot be read whole gets a plan with the reason (``left``).  ValueError for
+    ``-``: standard input cannot be mended."""
+    paths = as_paths(paths)
+    if "-" in paths:
+        raise ValueError("'-' (standard input) cannot be mended: name the file")
     limits = limits or Limits()
     run = RunBudget(limits.run_bytes)
     for path in iter_sources(paths):
-        if path == "-" or os.path.isdir(path):
+        if os.path.isdir(path):
             continue
         for item in read_texts(path, limits, run):
             if isinstance(item, SourceText):
