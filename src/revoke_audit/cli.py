@@ -685,8 +685,9 @@ def fix(paths, write) -> None:
     deal, a PBN play table in time order, a LIN card missing or doubled).
 
     Prints a unified diff and exits 1 when there is something to mend; with --write, changes
-    the files (exit 0 once every change is written).  Boards left untouched are listed on
-    stderr with the reason."""
+    the files (exit 0 once every change is written; a file changed since it was read, or with
+    hard links, is left: exit 1).  Boards and files left untouched are listed on stderr with
+    the reason."""
     from .repair import plan_paths
     from .visible import visible
 

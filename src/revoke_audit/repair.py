@@ -188,6 +188,7 @@ def plan_file(file: str, data: bytes, *, archive: bool = False,
                               "exactly") for a, _ in survey.found.values()]
         return plan
     text.name, text.starts = name, survey.starts
+    text.ordered = all(a < b for a, b in zip(survey.starts, survey.starts[1:]))
     edits: dict[int, tuple[Repair, dict[int, bytes]]] = {}
     for game, (a, found) in survey.found.items():
         repair, lines = _prove(file, text, a, found, options)
@@ -360,6 +361,8 @@ class _Text:
     name: str = ""  # the name the readers tell PBN from LIN by
     starts: Sequence[int] = ()  # each board's first line (1-based), in order
 
+    ordered: bool = False  # each board starts on a line after the one before: windows work
+
     @property
     def boards(self) -> int:
         return len(self.starts)
@@ -393,7 +396,7 @@ class _Text:
         window's first game and its number of boards; None when the boards do not each start
         on a line of their own or a change falls outside the window."""
         starts, i = self.starts, game - 1
-        if not 0 <= i < len(starts) or any(a >= b for a, b in zip(starts, starts[1:])):
+        if not 0 <= i < len(starts) or not self.ordered:
             return None
         lo, hi = max(0, i - WINDOW), min(len(starts), i + WINDOW + 1)
         head_end, top = starts[0] - 1, starts[lo] - 1 if lo else 0
