@@ -178,3 +178,20 @@ def test_repairs_refuses_standard_input():
 
     with pytest.raises(ValueError, match="standard input"):
         revoke_audit.repairs(["-"])
+
+
+def test_a_temp_file_that_cannot_be_made_is_a_message(tmp_path, monkeypatch):
+    """The folder cannot be written (as root it always can: the refusal is made by hand): exit
+    2 with ``cannot write``, not an internal error, and the file as it was."""
+    import revoke_audit.rewrite as rewrite_module
+    from revoke_audit.targets import ReportError
+
+    def refused(path, binary=False):
+        raise ReportError(path, PermissionError(13, "Permission denied"))
+
+    monkeypatch.setattr(rewrite_module, "file_target", refused)
+    path = fixable(tmp_path)
+    result = fix("--write", str(path))
+    assert result.exit_code == 2
+    assert f"cannot write {path}: Permission denied" in result.output
+    assert "internal error" not in result.output and path.read_bytes() == FIXABLE.read_bytes()
