@@ -41,7 +41,7 @@ def damaged(tmp_path: Path) -> dict[str, bytes]:
     flagged = io.BytesIO()
     with zipfile.ZipFile(flagged, "w") as zf:
         zf.writestr(zipfile.ZipInfo("n\xe9.pbn"), FIXABLE)
-    flag = flagged.getvalue().replace("n\xe9".encode("utf-8"), b"n\xe9")  # not UTF-8 now
+    flag = flagged.getvalue().replace("n\xe9".encode("utf-8"), b"n\xff\xfe")  # not UTF-8
     return {
         "a_truncated.pbn.gz": packed[: len(packed) // 2],
         "b_bad_crc.pbn.gz": bytes(bad_crc),
@@ -67,8 +67,12 @@ def test_damaged_sources_never_stop_the_folder(tmp_path):
     assert "c_corrupt.zip" in result.stderr
     # an undecodable UTF-16 text: its record error is listed, never rewritten
     assert "e_surrogate.pbn:" in result.stderr and "not valid UTF-16" in result.stderr
+    # the member whose name breaks its UTF-8 flag is read, and its repair shown (never written)
+    assert "d_flag.zip!n\\xff\\xfe.pbn: inside an archive" in fix("--write", str(tmp_path / "d_flag.zip")).stderr
     written = fix("--write", str(tmp_path))
-    assert written.exit_code == 0, written.output
+    assert written.exit_code == 1, written.output  # the zip's member: never rewritten
+    assert "1 file mended" in written.stderr
+    assert (tmp_path / "z.pbn").read_bytes() != FIXABLE
     assert (tmp_path / "e_surrogate.pbn").read_bytes() == damaged(tmp_path)["e_surrogate.pbn"]
 
 
