@@ -85,6 +85,7 @@ class FilePlan:
     archive: bool = False
     left: str = ""
     changed: dict[int, bytes] = field(default_factory=dict)  # 0-based line -> its new bytes
+    text: "_Text | None" = field(default=None, repr=False, compare=False)  # original's lines
 
     def diff(self, show: Callable[[str], str] = lambda s: s) -> str:
         """A unified diff of the change (``--- file`` / ``+++ file``), "" when none: the
@@ -93,7 +94,7 @@ class FilePlan:
         of the file is shown (``visible.visible`` for a terminal)."""
         if self.mended is None or not self.changed:
             return ""
-        text = _Text.of(self.original)
+        text = self.text or _Text.of(self.original)
         old = text.lines
         changed = {k: v for k, v in self.changed.items() if old[k] != v}
         out = [f"--- {show(self.file)}\n", f"+++ {show(self.file)}\n"]
@@ -183,15 +184,16 @@ def plan_file(file: str, data: bytes, *, archive: bool = False,
     try:
         text = _Text.of(data)
     except UnicodeDecodeError as exc:
-        plan.repairs = [_left(file, a.record, "", f"the file's text is not valid "
+        plan.repairs = [_left(file, rec, "", f"the file's text is not valid "
                               f"{exc.encoding.upper()} ({exc.reason}): it cannot be rewritten "
-                              "exactly") for a, _ in survey.found.values()]
+                              "exactly") for rec, _ in survey.found.values()]
         return plan
     text.name, text.starts = name, survey.starts
     text.ordered = all(a < b for a, b in zip(survey.starts, survey.starts[1:]))
     edits: dict[int, tuple[Repair, dict[int, bytes]]] = {}
-    for game, (a, found) in survey.found.items():
-        repair, lines = _prove(file, text, a, found, options)
+    for game, (record, found) in survey.found.items():
+        a = audit_board(record, options)  # again, for its replay: kept only while it is proved
+        repair, lines = _prove(file, text, a, found, survey.codes[game], options)
         plan.repairs.append(repair)
         if repair.mended:
             edits[game] = (repair, lines)
@@ -203,12 +205,13 @@ def plan_file(file: str, data: bytes, *, archive: bool = False,
 class _Survey:
     """What the audit of a whole text leaves for its plan, no more: its number of boards, each
     board's finding codes (only boards with findings), each board's first line (for the proof's
-    window), and the audit and possible changes of each record error (RC016)."""
+    window), and the record and possible changes of each record error (RC016); no audit is
+    kept (an audit with its replay is tens of KB: 5,000 record errors held 250 MB)."""
 
     boards: int = 0
     codes: dict[int, Counter] = field(default_factory=dict)
     starts: array = field(default_factory=lambda: array("q"))
-    found: dict[int, tuple[BoardAudit, list[Mend]]] = field(default_factory=dict)
+    found: dict[int, tuple[BoardRecord, list[Mend]]] = field(default_factory=dict)
 
 
 def _survey(file: str, name: str, data: bytes, options: AuditOptions) -> _Survey:
@@ -222,14 +225,14 @@ def _survey(file: str, name: str, data: bytes, options: AuditOptions) -> _Survey
         if a.findings:
             survey.codes[record.game] = Counter(f.code for f in a.findings)
         if any(f.code == "RC016" for f in a.findings):
-            survey.found[record.game] = (a, list(mends(a.replay, neighbours)))
+            survey.found[record.game] = (record, list(mends(a.replay, neighbours)))
     return survey
 
 
 # --- proving one board's repair ---------------------------------------------------------------
 
-def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], options: AuditOptions
-           ) -> tuple[Repair, dict[int, bytes]]:
+def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], had: Counter,
+           options: AuditOptions) -> tuple[Repair, dict[int, bytes]]:
     """The one proven repair of board ``a`` among the changes ``found``, or the reason there
     is none."""
     rec = a.record
@@ -244,7 +247,7 @@ def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], options: 
                 continue
             if any(lines == done for _, _, done in proven):
                 continue  # the same change found twice (a neighbour's deal is the rotation)
-            problem = _check(file, text, rec, a, lines, options)
+            problem = _check(file, text, rec, had, lines, options)
             if problem is None:
                 proven.append((mend, detail, lines))
             else:
@@ -270,7 +273,7 @@ def _left(file: str, rec: BoardRecord, what: str, reason: str) -> Repair:
                   reason=reason)
 
 
-def _check(file: str, text: "_Text", rec: BoardRecord, a: BoardAudit, lines: dict[int, bytes],
+def _check(file: str, text: "_Text", rec: BoardRecord, had: Counter, lines: dict[int, bytes],
            options: AuditOptions) -> str | None:
     """None when the record mended by ``lines`` audits with every card where it is credited
     and no finding beyond the original's notes; else what is wrong.  Read and audited in its
@@ -285,7 +288,7 @@ def _check(file: str, text: "_Text", rec: BoardRecord, a: BoardAudit, lines: dic
     same = [r for r in records if r.game == rec.game - first + 1 and r.line == rec.line + shift]
     if len(records) != boards or len(same) != 1:
         return "the mended file reads as different boards"
-    return _new_findings(a, audit_board(same[0], options, _deals(records, same[0])))
+    return _new_findings(had, audit_board(same[0], options, _deals(records, same[0])))
 
 
 def _deals(records: list[BoardRecord], record: BoardRecord):
@@ -296,10 +299,11 @@ def _deals(records: list[BoardRecord], record: BoardRecord):
     return None
 
 
-def _new_findings(before: BoardAudit, after: BoardAudit) -> str | None:
+def _new_findings(before: Counter, after: BoardAudit) -> str | None:
     """What the mended board has that a proven repair may not leave: any revoke, defective
-    trick or record error, or any finding the original board did not have."""
-    had = Counter(f.code for f in before.findings)
+    trick or record error, or any finding the original board did not have (``before``: its
+    codes, counted)."""
+    had = Counter(before)
     for f in after.findings:
         if level(f.code) in ("irregular", "inconsistent") or had[f.code] <= 0:
             return f"it leaves {f.code}: {f.message}"
@@ -325,13 +329,13 @@ def _apply(plan: FilePlan, text: "_Text", survey: _Survey,
             g = record.game
             if g in edits:
                 seen.add(g)
-                if _new_findings(survey.found[g][0], a) is not None:
+                if _new_findings(survey.codes[g], a) is not None:
                     bad.append(g)
             elif Counter(f.code for f in a.findings) != survey.codes.get(g, Counter()):
                 wrong = True
         bad += [g for g in edits if g not in seen]
         if not bad and not wrong and boards == survey.boards:
-            plan.mended, plan.changed = data, lines
+            plan.mended, plan.changed, plan.text = data, lines, text
             return
         for g in bad or list(edits):  # another board changed: nothing at once is proven
             repair, _ = edits.pop(g)
