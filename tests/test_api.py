@@ -213,3 +213,32 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+@pytest.mark.parametrize("name", ["'-Ann", "''=x", "'Ann", "=x"])
+def test_load_report_keeps_a_name_that_starts_with_a_quote(tmp_path, name):
+    """A player really named ``'-Ann`` is written ``''-Ann`` (a quote is added before any cell
+    starting with a quote too), so taking one quote away on reading is always the inverse."""
+    record = tmp_path / "q.pbn"
+    record.write_text((FIXTURES / "cli" / "revoke.pbn").read_text().replace("Ed North", name))
+    boards = tmp_path / "b.csv"
+    CliRunner().invoke(main, ["audit", str(record), "-o", str(boards)])
+    assert list(audit_paths([record]).boards["north"]) == [name]
+    assert list(load_report(boards)["north"]) == [name]
+
+
+def test_select_as_one_string_is_one_prefix():
+    """``select="RV"`` is the prefix RV, not the letters R and V (F23)."""
+    one = audit_paths(SAMPLE, select="RV")
+    listed = audit_paths(SAMPLE, select=["RV"])
+    pd.testing.assert_frame_equal(one.findings, listed.findings)
+    assert set(one.findings["code"].str[:2]) == {"RV"}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"jobs": "2"}, "jobs='2': expected a whole number"), ({"jobs": -1}, "jobs=-1: expected"),
+    ({"jobs": 1.5}, "jobs=1.5: expected"), ({"select": ["RV", 1]}, "select: 1 is not a code"),
+    ({"ignore": 3}, "ignore: expected codes or prefixes")])
+def test_wrong_arguments_are_value_errors_naming_them(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        audit_paths(SAMPLE, **kwargs)

@@ -105,11 +105,31 @@ def test_version_and_completion():
 def test_hooks_cover_pbn_and_lin_files():
     hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert hooks["revoke-audit"]["entry"] == "revoke-audit audit"
-    assert hooks["revoke-audit-fix"]["entry"] == "revoke-audit fix --write"
+    assert hooks["revoke-audit"]["args"] == ["--"]
+    assert hooks["revoke-audit-fix"]["entry"] == "revoke-audit fix --write --"
     for hook in hooks.values():
         pattern = re.compile(hook["files"])
         assert [bool(pattern.search(n)) for n in ("a.pbn", "b/C.LIN", "c.txt", "d.pbn.bak")] == \
             [True, True, False, False]
+
+
+@pytest.mark.parametrize("name", ["--write-baseline=keep.pbn", "-okeep.pbn", "--config=keep.pbn"])
+def test_a_committed_file_name_is_never_an_option(tmp_path, monkeypatch, name):
+    """The command line exactly as pre-commit builds it (entry, args, then the committed names):
+    a file named like an option is audited as a file, ``keep.pbn`` (not in the commit) is not
+    overwritten, and the revoke in ``new.pbn`` still fails the audit's hook (the fix's has
+    nothing to mend: exit 0)."""
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "keep.pbn"
+    shutil.copy(ROOT / "fixtures" / "session" / "thursday-pairs.pbn", keep)
+    shutil.copy(REVOKE, tmp_path / "new.pbn")
+    shutil.copy(REVOKE, tmp_path / name)
+    for hook in hooks.values():
+        argv = hook["entry"].split()[1:] + hook.get("args", []) + [name, "new.pbn"]
+        result = CliRunner().invoke(main, argv)
+        assert result.exit_code == (1 if argv[0] == "audit" else 0), (argv, result.output)
+        assert keep.read_bytes() == (ROOT / "fixtures" / "session" / "thursday-pairs.pbn").read_bytes()
 
 
 @pytest.mark.slow

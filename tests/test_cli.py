@@ -201,3 +201,13 @@ def test_boards_without_play_are_counted_as_not_checked(tmp_path):
     assert [(x["game"], x["play"], x["status"]) for x in rows] == [
         ("1", "complete", "inconsistent"), ("2", "complete", "inconsistent"),
         ("3", "none", "unchecked"), ("4", "none", "clean")]
+
+
+@pytest.mark.parametrize("extra", [["--format", "json"], [], ["-o", "-"]])
+def test_standings_to_standard_output_is_refused(tmp_path, extra):
+    """``--standings -`` would put a second document (the standings CSV) into stdout beside the
+    JSON, the text summary or boards.csv: a usage error before anything is read."""
+    result = CliRunner().invoke(main, ["audit", str(FIXTURES / "session"), "--standings", "-",
+                                       *extra])
+    assert result.exit_code == 2
+    assert "--standings -" in result.output and "rank" not in result.stdout

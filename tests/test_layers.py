@@ -19,7 +19,7 @@ LAYERS = [
     ["director", "rows", "selection", "baseline", "repair"],
     ["lane"],
     ["units"],
-    ["report", "sarif", "streamed_json", "frames", "targets"],
+    ["report", "sarif", "streamed_json", "frames", "targets", "rewrite"],
     ["rescore", "standings", "field_reports", "corrections"],
     ["workers", "run", "dask_engine", "watch"],
     ["explain", "html_page", "watch_page", "config", "api", "console", "cli", "__init__", "__main__"],

@@ -503,3 +503,25 @@ def test_bridgecomposer_title_date_becomes_a_tag():
     data = b'%HRTitleDate 2018.03.30\n[Board "1"]\n[Date ""]\n\n[Board "2"]\n'
     recs = list(read_pbn(io.BytesIO(data), "t.pbn"))
     assert [r.tags.get("HRTitleDate") for r in recs] == ["2018.03.30", "2018.03.30"]
+
+
+@pytest.mark.parametrize("pad", ["{ padding }", "% padding"])
+def test_a_board_cut_at_the_game_limit_is_never_clean(tmp_path, pad):
+    """5,000 comment lines before ``[Play]`` push the play past the game limit (PS006): the
+    revoke in it is never seen, so the board is ``unreadable``, not ``clean`` (as a board the
+    file ends inside is, PS004), and it still counts as a hand record read."""
+    from click.testing import CliRunner
+
+    from revoke_audit.audit import audit_records
+    from revoke_audit.cli import main
+    from revoke_audit.formats import read_boards
+    from revoke_audit.options import AuditOptions
+
+    text = (Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn").read_text()
+    path = tmp_path / "padded.pbn"
+    path.write_text(text.replace('[Play "W"]', "\n".join([pad] * MAX_GAME_LINES) + '\n[Play "W"]'))
+    (audited,) = audit_records(read_boards([path]), AuditOptions(equity=False))
+    assert "PS006" in {f.code for f in audited.findings}
+    assert audited.status == "unreadable"
+    result = CliRunner().invoke(main, ["audit", str(path), "-q", "-o", str(tmp_path / "b.csv")])
+    assert "unreadable" in (tmp_path / "b.csv").read_text() and "no hand record" not in result.output

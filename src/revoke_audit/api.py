@@ -51,6 +51,9 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     from .run import render_sources
     from .selection import screen
 
+    select, ignore, extend_select = (_codes(name, value) for name, value in (
+        ("select", select), ("ignore", ignore), ("extend_select", extend_select)))
+    _jobs(jobs)
     options = AuditOptions(laws, discovered, equity, _log(table_facts))
     selection = Selection.of(select, ignore, extend_select)
     known = Baseline.load(baseline) if baseline is not None else None
@@ -103,3 +106,27 @@ def _log(table_facts: "str | os.PathLike | TableFacts | None") -> TableFacts | N
     if table_facts is None or isinstance(table_facts, TableFacts):
         return table_facts
     return read_table_facts(table_facts)
+
+
+def _codes(name: str, value: "str | Sequence[str] | None") -> tuple[str, ...] | None:
+    """Codes or prefixes as a tuple: one string is one code or prefix (``"RV"``), never its
+    letters; anything that is not text is a ValueError naming the argument."""
+    if value is None:
+        return None
+    items = (value,) if isinstance(value, str) else value
+    try:
+        items = tuple(items)
+    except TypeError:
+        raise ValueError(f"{name}: expected codes or prefixes (a string or a list of them), "
+                         f"not {value!r}") from None
+    wrong = [v for v in items if not isinstance(v, str)]
+    if wrong:
+        raise ValueError(f"{name}: {wrong[0]!r} is not a code or prefix (a string)")
+    return items
+
+
+def _jobs(jobs: object) -> None:
+    """``jobs`` must be a whole number, 0 (one per core) or more: a ValueError naming it."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise ValueError(f"jobs={jobs!r}: expected a whole number of processes, 0 (one per "
+                         "core) or more")

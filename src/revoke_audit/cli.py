@@ -21,7 +21,7 @@ from click.core import ParameterSource
 from .audit import audit_board
 from .options import AuditOptions
 from .baseline import Baseline, BaselineRecorder
-from .codes import CODES, FAMILIES, families_at
+from .codes import CODES, FAMILIES, UNSEEN, families_at
 from .config import ConfigError, find_config, read_config, shown
 from .console import steady_stderr
 from .formats import Limits, iter_sources, missing_paths
@@ -338,6 +338,9 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     limits = Limits(archive_bytes=max_archive_bytes, run_bytes=max_run_bytes, ratio=max_ratio,
                     archive_boards=max_archive_boards)
     explicit = click.get_current_context().get_parameter_source("fmt") == ParameterSource.COMMANDLINE
+    if standings_path == "-":  # stdout holds one document: the summary, JSON or boards.csv
+        raise click.UsageError("--standings - would mix the standings into standard output's "
+                               "other document: name a file (.csv or .parquet)")
     boards, findings, fmt = _targets(paths, output, findings_path, fmt, explicit)
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler goes with --engine dask")
@@ -450,7 +453,7 @@ def _counted(rendered, read: Counter) -> Iterator:
     of a source with no board, but a board cut off by the end of its file (PS004) is one."""
     for r in rendered:
         if r.row is not None and (r.status != "unreadable"
-                                  or any(f["code"] == "PS004" for f in r.findings)):
+                                  or any(f["code"] in UNSEEN for f in r.findings)):
             read["records"] += r.boards
         yield r
 
@@ -738,50 +741,81 @@ def fix(paths, write) -> None:
     deal, a PBN play table in time order, a LIN card missing or doubled).
 
     Prints a unified diff and exits 1 when there is something to mend; with --write, changes
-    the files (exit 0 once every change is written).  Boards left untouched are listed on
-    stderr with the reason."""
+    the files (exit 0 once every change is written; a file changed since it was read, or with
+    hard links, is left: exit 1).  Boards and files left untouched are listed on stderr with
+    the reason."""
     from .repair import plan_paths
-    from .targets import file_target
+    from .visible import visible
 
+    if "-" in paths:  # nothing could be written back
+        raise click.UsageError("fix mends files: standard input (-) cannot be mended; save the "
+                               "record to a file and fix that")
     missing = missing_paths(paths)
     if missing:
-        raise IOFailure(f"no such file or folder: {missing[0]}")
+        raise IOFailure(f"no such file or folder: {visible(missing[0])}")
     pending = mended = 0
     for plan in plan_paths(paths):
+        if plan.left:
+            _fix_say(f"{visible(plan.file)}: left untouched: {visible(plan.left)}")
         for r in plan.repairs:
-            where = f"{r.file}:{r.line}: board {r.board or '?'}" + (f" ({r.room})" if r.room else "")
+            where = f"{visible(r.file)}:{r.line}: board {visible(r.board) or '?'}" + (
+                f" ({visible(r.room)})" if r.room else "")
             if r.mended:
-                click.echo(f"{where}: {r.what}: {r.description}", err=True)
+                _fix_say(f"{where}: {r.what}: {visible(r.description)}")
             else:
-                click.echo(f"{where}: left untouched: {r.reason}", err=True)
+                _fix_say(f"{where}: left untouched: {visible(r.reason)}")
         if plan.mended is None:
             continue
         if write and not plan.archive:
-            _replace(file_target, plan.file, plan.mended)
-            mended += 1
+            if _rewrite(plan.file, plan.original, plan.mended):
+                mended += 1
+            else:
+                pending += 1
             continue
         if write:
-            click.echo(f"{plan.file}: inside an archive, never rewritten; the change:", err=True)
-        click.echo(plan.diff(), nl=False)
+            _fix_say(f"{visible(plan.file)}: inside an archive, never rewritten; the change:")
+        _fix_out(plan.diff(visible))
         pending += 1
     done = f"{mended} file{'s' if mended != 1 else ''} mended"
-    click.echo(f"{done}, {pending} with something to mend" if write or mended else
-               f"{pending} file{'s' if pending != 1 else ''} with something to mend "
-               "(--write to mend)", err=True)
+    _fix_say(f"{done}, {pending} with something to mend" if write or mended else
+             f"{pending} file{'s' if pending != 1 else ''} with something to mend "
+             "(--write to mend)")
     sys.exit(1 if pending else 0)
 
 
-def _replace(file_target, path: str, data: bytes) -> None:
-    """``path`` replaced whole by ``data``: written beside it, synced, renamed (a symbolic
-    link keeps pointing at the mended file)."""
-    target = file_target(os.path.realpath(path), binary=True)
+def _fix_say(line: str) -> None:
+    """A line of ``fix`` to stderr (already escaped)."""
+    echo(line, err=True)
+
+
+def _fix_out(text: str) -> None:
+    """The diff to stdout; a full or closed stdout is an I/O failure (exit 2), never a diff
+    lost in silence."""
     try:
-        target.fh.write(data)
-        target.finish()
-        target.replace()
+        echo_part(text)
+        sys.stdout.flush()
+    except (ReportError, OSError) as exc:
+        raise IOFailure(str(exc) if isinstance(exc, ReportError) else
+                        f"cannot write {STDOUT}: {exc.strerror or exc}") from exc
+
+
+def _rewrite(path: str, original: bytes, data: bytes) -> bool:
+    """``path`` replaced by its mended bytes (``rewrite.rewrite``); False, with the reason on
+    stderr, when it is left as it is (changed since it was read, hard links, an owner that
+    cannot be kept)."""
+    from .rewrite import Left, rewrite
+    from .visible import visible
+
+    try:
+        rewrite(path, original, data)
+    except Left as why:
+        _fix_say(f"{visible(path)}: not mended: {why}")
+        return False
+    except ReportError as exc:
+        raise IOFailure(visible(str(exc))) from exc
     except OSError as exc:
-        target.discard()
-        raise IOFailure(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise IOFailure(f"cannot write {visible(path)}: {exc.strerror or exc}") from exc
+    return True
 
 
 @main.command()

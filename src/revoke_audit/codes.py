@@ -180,17 +180,23 @@ UNCHECKED = "unchecked"
 def board_status(codes: Iterable[str], unreadable: bool = False, checked: bool = True) -> str:
     """A board's status from the codes of its findings: ``unreadable`` (no record could be
     read), else ``irregular`` (a revoke or defective trick), ``inconsistent`` (record errors
-    only), ``unreadable`` again when the file ends inside the board (PS004), ``unchecked``
-    when nothing was found but ``checked`` is False (no play recorded), or ``clean``."""
+    only), ``unreadable`` again when the file ends inside the board (PS004) or the rest of
+    the board was skipped at the game limit (PS006), ``unchecked`` when nothing was found but
+    ``checked`` is False (no play recorded), or ``clean``."""
     if unreadable:
         return "unreadable"
     codes = set(codes)
     status = next((lv for lv in LEVELS[:2] if lv in {level(c) for c in codes}), "clean")
-    if status == "clean" and "PS004" in codes:  # the file ends inside the board: the rest of
-        return "unreadable"                      # it was never seen, so it cannot be clean
+    if status == "clean" and not codes.isdisjoint(UNSEEN):  # the rest of the board was never
+        return "unreadable"                                   # seen, so it cannot be clean
     if status == "clean" and not checked:
         return UNCHECKED
     return status
+
+
+#: A board whose rest was never read: the file ends inside it (PS004), or it is over the game
+#: limit and the rest was skipped (PS006).  Such a board is a hand record, but never clean.
+UNSEEN = frozenset(("PS004", "PS006"))
 
 
 def play_checked(play: str, contract: str | None) -> bool:

@@ -43,7 +43,7 @@ BOOLEANS = frozenset(("established", "marked", "review_64c"))
 # every other column (source, event, date, board, room, contract, law, card, message, ...) is
 # ``string``
 
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r", "'")  # report.QUOTED_START: quoted on writing
 _TRUTH = {"true": True, "false": False, True: True, False: False}
 
 

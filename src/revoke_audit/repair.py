@@ -16,20 +16,19 @@ the file, its encoding and its line ends stay as they are.  Nothing here writes 
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import os
 import re
-import tarfile
-import zipfile
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .audit import BoardAudit, audit_board
 from .cards import SEATS, card_str, deal_str, parse_card
 from .codes import level
-from .formats import iter_sources, read_stream
+from .formats import (Limits, RunBudget, SourceText, as_paths, iter_sources, read_stream,
+                      read_texts)
 from .formats.lin.values import read_md_hands
 from .formats.lin.write import _lin_hand
 from .options import AuditOptions
@@ -40,10 +39,13 @@ from .replay.coherence import Mend, mends, turns, with_neighbours
 #: The options a repair is checked with: whether a record is coherent does not depend on the
 #: edition or on Law 64C's figures (double dummy is left out: it only adds EQ notes).
 CHECK = AuditOptions(equity=False)
-ARCHIVE_SUFFIXES = (".zip", ".tar", ".tgz", ".tar.gz", ".gz", ".tbz2", ".tar.bz2", ".txz",
-                    ".tar.xz")
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+#: The exact codec of each byte order mark: a file is written back in its own byte order.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+#: Boards either side of a mended one read and audited again with it, to prove the change
+#: (``replay.coherence``'s neighbours are 32 either side; a PBN ``#`` tag copies the previous
+#: game's): the proof of one board costs the same in a file of any size.
+WINDOW = 33
 
 
 @dataclass(frozen=True)
@@ -73,66 +75,164 @@ class Repair:
 class FilePlan:
     """What ``fix`` would do to one source: its bytes before and after, and every board's
     repair (or the reason it is left).  ``mended`` is None when nothing changes; ``archive``:
-    the source is inside (or is) an archive and is never rewritten."""
+    the source is inside (or is) an archive and is never rewritten; ``left``: why the whole
+    source is not looked at (it cannot be read whole, as ``audit`` reports it)."""
 
     file: str
     original: bytes
     mended: bytes | None = None
     repairs: list[Repair] = field(default_factory=list)
     archive: bool = False
+    left: str = ""
+    changed: dict[int, bytes] = field(default_factory=dict)  # 0-based line -> its new bytes
+    text: "_Text | None" = field(default=None, repr=False, compare=False)  # original's lines
 
-    def diff(self) -> str:
-        """A unified diff of the change (``--- file`` / ``+++ file``), "" when none."""
-        if self.mended is None:
+    def diff(self, show: Callable[[str], str] = lambda s: s) -> str:
+        """A unified diff of the change (``--- file`` / ``+++ file``), "" when none: the
+        changed lines with three lines of context, found from the edits themselves (a line
+        for a line), so its cost is that of the changed lines.  ``show``: how a name or a line
+        of the file is shown (``visible.visible`` for a terminal)."""
+        if self.mended is None or not self.changed:
             return ""
-        import difflib
+        text = self.text or _Text.of(self.original)
+        old = text.lines
+        changed = {k: v for k, v in self.changed.items() if old[k] != v}
+        out = [f"--- {show(self.file)}\n", f"+++ {show(self.file)}\n"]
+        for lo, hi in _hunks(sorted(changed), len(old)):
+            out.append(f"@@ -{lo + 1},{hi - lo} +{lo + 1},{hi - lo} @@\n")
+            minus: list[str] = []
+            plus: list[str] = []
+            for k in range(lo, hi + 1):  # a run of changed lines: its old lines, then its new
+                if k < hi and k in changed:
+                    minus.append("-" + _shown(text, old[k], show))
+                    plus.append("+" + _shown(text, changed[k], show))
+                    continue
+                out += minus + plus
+                minus, plus = [], []
+                if k < hi:
+                    out.append(" " + _shown(text, old[k], show))
+        return "".join(out)
 
-        text = _Text.of(self.original)
-        old = text.lines_as_text(text.lines)
-        new = text.lines_as_text(_Text.of(self.mended).lines)
-        return "".join(difflib.unified_diff(old, new, self.file, self.file))
+
+def _hunks(changed: list[int], n: int, context: int = 3) -> Iterator[tuple[int, int]]:
+    """(first, end) line ranges around the ``changed`` lines, ``context`` lines either side,
+    merged where they touch (as ``diff -u`` does)."""
+    lo = hi = None
+    for k in changed:
+        a, b = max(0, k - context), min(n, k + context + 1)
+        if hi is not None and a <= hi:
+            hi = b
+            continue
+        if lo is not None:
+            yield lo, hi
+        lo, hi = a, b
+    if lo is not None:
+        yield lo, hi
+
+
+def _shown(text: "_Text", line: bytes, show: Callable[[str], str]) -> str:
+    """A line of the file for the diff: decoded, its line end dropped and shown through
+    ``show``, then ending in ``\\n``."""
+    s = text.decode(line)
+    return show(s[:-2] if s.endswith("\r\n") else s.rstrip("\r\n")) + "\n"
 
 
 def repairs(paths: str | os.PathLike | Iterable[str | os.PathLike],
-            options: AuditOptions = CHECK) -> list[Repair]:
+            options: AuditOptions = CHECK, limits: Limits | None = None) -> list[Repair]:
     """Every record error under ``paths`` that ``fix`` looks at, with its repair (``mended``)
     or the reason it is left untouched (``reason``).  Nothing is written."""
-    return [r for plan in plan_paths(paths, options) for r in plan.repairs]
+    return [r for plan in plan_paths(paths, options, limits) for r in plan.repairs]
 
 
 def plan_paths(paths: str | os.PathLike | Iterable[str | os.PathLike],
-               options: AuditOptions = CHECK) -> Iterator[FilePlan]:
-    """One ``FilePlan`` per PBN or LIN source under ``paths`` (archive members one each)."""
+               options: AuditOptions = CHECK, limits: Limits | None = None
+               ) -> Iterator[FilePlan]:
+    """One ``FilePlan`` per PBN or LIN source under ``paths`` (archive members one each), read
+    as ``audit`` reads them (``formats.read_texts``: the same sniffing and ``Limits``); a
+    source that cannot be read whole gets a plan with the reason (``left``).  ValueError for
+    ``-``: standard input cannot be mended."""
+    paths = as_paths(paths)
+    if "-" in paths:
+        raise ValueError("'-' (standard input) cannot be mended: name the file")
+    limits = limits or Limits()
+    run = RunBudget(limits.run_bytes)
     for path in iter_sources(paths):
-        if path == "-" or os.path.isdir(path):
+        if os.path.isdir(path):
             continue
-        for name, data, archive in _blobs(path):
-            yield plan_file(name, data, archive=archive, options=options)
+        for item in read_texts(path, limits, run):
+            if isinstance(item, SourceText):
+                yield plan_file(item.source, item.data, archive=item.archive, options=options,
+                                name=item.name)
+            elif item.unreadable and item.diagnostics \
+                    and item.diagnostics[0].code not in _NOT_RECORDS:
+                d = item.diagnostics[0]
+                yield FilePlan(item.source, b"", left=f"{d.code} {d.message}")
+
+
+#: Rows of ``audit`` that say a file or member is not a hand record at all: nothing to mend.
+_NOT_RECORDS = frozenset(("PS003", "PS007", "PS010", "PS011"))
 
 
 def plan_file(file: str, data: bytes, *, archive: bool = False,
-              options: AuditOptions = CHECK) -> FilePlan:
+              options: AuditOptions = CHECK, name: str | None = None) -> FilePlan:
     """What ``fix`` would do to one PBN or LIN text (``data``, named ``file``)."""
     plan = FilePlan(file, data, archive=archive)
-    text = _Text.of(data)
-    audits, found = _audit_with_mends(file, data, options)
-    text.boards = len(audits)
+    name = name if name is not None else os.path.basename(file.split("!")[-1])
+    survey = _survey(file, name, data, options)
+    if not survey.found:
+        return plan
+    try:
+        text = _Text.of(data)
+    except UnicodeDecodeError as exc:
+        plan.repairs = [_left(file, rec, "", f"the file's text is not valid "
+                              f"{exc.encoding.upper()} ({exc.reason}): it cannot be rewritten "
+                              "exactly") for rec, _ in survey.found.values()]
+        return plan
+    text.name, text.starts = name, survey.starts
+    text.ordered = all(a < b for a, b in zip(survey.starts, survey.starts[1:]))
     edits: dict[int, tuple[Repair, dict[int, bytes]]] = {}
-    for a in audits:
-        if a.record.game not in found:
-            continue
-        repair, lines = _prove(file, text, a, found[a.record.game], options)
+    for game, (record, found) in survey.found.items():
+        a = audit_board(record, options)  # again, for its replay: kept only while it is proved
+        repair, lines = _prove(file, text, a, found, survey.codes[game], options)
         plan.repairs.append(repair)
         if repair.mended:
-            edits[a.record.game] = (repair, lines)
-    _apply(plan, text, audits, edits, options)
+            edits[game] = (repair, lines)
+    _apply(plan, text, survey, edits, options)
     return plan
+
+
+@dataclass
+class _Survey:
+    """What the audit of a whole text leaves for its plan, no more: its number of boards, each
+    board's finding codes (only boards with findings), each board's first line (for the proof's
+    window), and the record and possible changes of each record error (RC016); no audit is
+    kept (an audit with its replay is tens of KB: 5,000 record errors held 250 MB)."""
+
+    boards: int = 0
+    codes: dict[int, Counter] = field(default_factory=dict)
+    starts: array = field(default_factory=lambda: array("q"))
+    found: dict[int, tuple[BoardRecord, list[Mend]]] = field(default_factory=dict)
+
+
+def _survey(file: str, name: str, data: bytes, options: AuditOptions) -> _Survey:
+    """Every board audited once, streaming; for each record error (RC016) every simple change
+    that makes its play fit (taken while the neighbouring deals are at hand)."""
+    survey = _Survey()
+    for record, neighbours in with_neighbours(_records(file, name, data)):
+        a = audit_board(record, options, neighbours)
+        survey.boards += 1
+        survey.starts.append(record.line)
+        if a.findings:
+            survey.codes[record.game] = Counter(f.code for f in a.findings)
+        if any(f.code == "RC016" for f in a.findings):
+            survey.found[record.game] = (record, list(mends(a.replay, neighbours)))
+    return survey
 
 
 # --- proving one board's repair ---------------------------------------------------------------
 
-def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], options: AuditOptions
-           ) -> tuple[Repair, dict[int, bytes]]:
+def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], had: Counter,
+           options: AuditOptions) -> tuple[Repair, dict[int, bytes]]:
     """The one proven repair of board ``a`` among the changes ``found``, or the reason there
     is none."""
     rec = a.record
@@ -147,7 +247,7 @@ def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], options: 
                 continue
             if any(lines == done for _, _, done in proven):
                 continue  # the same change found twice (a neighbour's deal is the rotation)
-            problem = _check(file, text, rec, a, lines, options)
+            problem = _check(file, text, rec, had, lines, options)
             if problem is None:
                 proven.append((mend, detail, lines))
             else:
@@ -173,21 +273,37 @@ def _left(file: str, rec: BoardRecord, what: str, reason: str) -> Repair:
                   reason=reason)
 
 
-def _check(file: str, text: "_Text", rec: BoardRecord, a: BoardAudit, lines: dict[int, bytes],
+def _check(file: str, text: "_Text", rec: BoardRecord, had: Counter, lines: dict[int, bytes],
            options: AuditOptions) -> str | None:
     """None when the record mended by ``lines`` audits with every card where it is credited
-    and no finding beyond the original's notes; else what is wrong."""
-    records = list(_records(file, text.with_lines(lines)))
-    same = [r for r in records if r.game == rec.game]
-    if len(records) != text.boards or len(same) != 1:
+    and no finding beyond the original's notes; else what is wrong.  Read and audited in its
+    window (``WINDOW`` boards either side, after the lines before the first board): the cost
+    of a proof does not grow with the file; ``_apply`` audits the whole file at the end."""
+    window = text.window(rec.game, lines)
+    if window is None:  # boards that share a line (a LIN file on one line): the whole text
+        data, shift, first, boards = text.with_lines(lines), 0, 1, text.boards
+    else:
+        data, shift, first, boards = window
+    records = list(_records(file, text.name, data))
+    same = [r for r in records if r.game == rec.game - first + 1 and r.line == rec.line + shift]
+    if len(records) != boards or len(same) != 1:
         return "the mended file reads as different boards"
-    return _new_findings(a, audit_board(same[0], options))
+    return _new_findings(had, audit_board(same[0], options, _deals(records, same[0])))
 
 
-def _new_findings(before: BoardAudit, after: BoardAudit) -> str | None:
+def _deals(records: list[BoardRecord], record: BoardRecord):
+    """The neighbouring deals of ``record`` among ``records`` (as ``with_neighbours`` gives)."""
+    for r, neighbours in with_neighbours(records):
+        if r is record:
+            return neighbours
+    return None
+
+
+def _new_findings(before: Counter, after: BoardAudit) -> str | None:
     """What the mended board has that a proven repair may not leave: any revoke, defective
-    trick or record error, or any finding the original board did not have."""
-    had = Counter(f.code for f in before.findings)
+    trick or record error, or any finding the original board did not have (``before``: its
+    codes, counted)."""
+    had = Counter(before)
     for f in after.findings:
         if level(f.code) in ("irregular", "inconsistent") or had[f.code] <= 0:
             return f"it leaves {f.code}: {f.message}"
@@ -197,23 +313,29 @@ def _new_findings(before: BoardAudit, after: BoardAudit) -> str | None:
     return None
 
 
-def _apply(plan: FilePlan, text: "_Text", audits: list[BoardAudit],
+def _apply(plan: FilePlan, text: "_Text", survey: _Survey,
            edits: dict[int, tuple[Repair, dict[int, bytes]]], options: AuditOptions) -> None:
-    """Every proven edit at once, audited again as a whole: a board whose repair does not
-    hold with the others (or that changes another board's findings) is left."""
+    """Every proven edit at once, the whole file audited again (streaming): a board whose
+    repair does not hold with the others (or that changes another board's findings) is left."""
     while edits:
         lines: dict[int, bytes] = {}
         for _, board_lines in edits.values():
             lines.update(board_lines)
         data = text.with_lines(lines)
-        after = {m.record.game: m for m in _audit(plan.file, data, options)}
-        wrong = [a.record.game for a in audits if a.record.game not in edits
-                 and Counter(f.code for f in a.findings)
-                 != Counter(f.code for f in after.get(a.record.game, a).findings)]
-        bad = [g for g in edits
-               if g not in after or _new_findings(_original(audits, g), after[g]) is not None]
-        if not bad and not wrong and len(after) == len(audits):
-            plan.mended = data
+        bad, wrong, seen, boards = [], False, set(), 0
+        for record, neighbours in with_neighbours(_records(plan.file, text.name, data)):
+            a = audit_board(record, options, neighbours)
+            boards += 1
+            g = record.game
+            if g in edits:
+                seen.add(g)
+                if _new_findings(survey.codes[g], a) is not None:
+                    bad.append(g)
+            elif Counter(f.code for f in a.findings) != survey.codes.get(g, Counter()):
+                wrong = True
+        bad += [g for g in edits if g not in seen]
+        if not bad and not wrong and boards == survey.boards:
+            plan.mended, plan.changed, plan.text = data, lines, text
             return
         for g in bad or list(edits):  # another board changed: nothing at once is proven
             repair, _ = edits.pop(g)
@@ -223,67 +345,10 @@ def _apply(plan: FilePlan, text: "_Text", audits: list[BoardAudit],
                                       "repairs")
 
 
-def _original(audits: list[BoardAudit], game: int) -> BoardAudit:
-    return next(a for a in audits if a.record.game == game)
-
-
 # --- reading and auditing a text ------------------------------------------------------------
 
-def _records(file: str, data: bytes) -> Iterator[BoardRecord]:
-    return read_stream(io.BytesIO(data), file, os.path.basename(file.split("!")[-1]))
-
-
-def _audit(file: str, data: bytes, options: AuditOptions) -> list[BoardAudit]:
-    return [audit_board(r, options, n) for r, n in with_neighbours(_records(file, data))]
-
-
-def _audit_with_mends(file: str, data: bytes, options: AuditOptions
-                      ) -> tuple[list[BoardAudit], dict[int, list[Mend]]]:
-    """Every board audited, and for each record error (RC016) every simple change that makes
-    its play fit (taken while the neighbouring deals are at hand)."""
-    audits, found = [], {}
-    for record, neighbours in with_neighbours(_records(file, data)):
-        a = audit_board(record, options, neighbours)
-        audits.append(a)
-        if any(f.code == "RC016" for f in a.findings):
-            found[record.game] = list(mends(a.replay, neighbours))
-    return audits, found
-
-
-def _blobs(path: str) -> Iterator[tuple[str, bytes, bool]]:
-    """(name, bytes, in an archive) for a file, or for each member of a zip, tar or gzip."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    lower = path.lower()
-    if zipfile.is_zipfile(io.BytesIO(data)):
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            for info in zf.infolist():
-                if not info.is_dir():
-                    yield f"{path}!{info.filename}", zf.read(info), True
-    elif data[:2] == b"\x1f\x8b":
-        inner = gzip.decompress(data)
-        if _is_tar(inner):
-            yield from _tar_members(path, inner)
-        else:
-            yield path, inner, True
-    elif _is_tar(data) or lower.endswith(ARCHIVE_SUFFIXES):
-        yield from _tar_members(path, data)
-    else:
-        yield path, data, False
-
-
-def _is_tar(data: bytes) -> bool:
-    return data[257:262] == b"ustar"
-
-
-def _tar_members(path: str, data: bytes) -> Iterator[tuple[str, bytes, bool]]:
-    try:
-        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
-            for info in tf:
-                if info.isfile():
-                    yield f"{path}!{info.name}", tf.extractfile(info).read(), True
-    except tarfile.TarError:
-        return
+def _records(file: str, name: str, data: bytes) -> Iterator[BoardRecord]:
+    return read_stream(io.BytesIO(data), file, name)
 
 
 # --- the text, as lines that keep their bytes ------------------------------------------------
@@ -294,18 +359,27 @@ class _Text:
     edits can work on (UTF-8 for a UTF-16/32 file, else the file's own bytes)."""
 
     lines: list[bytes]
-    encoding: str | None  # a BOM's encoding: the file is re-encoded with it
+    encoding: str | None  # a BOM's exact codec (byte order): the file is re-encoded with it
     bom: bytes
     cr: bool  # lines end in a lone CR
-    boards: int = 0
+    name: str = ""  # the name the readers tell PBN from LIN by
+    starts: Sequence[int] = ()  # each board's first line (1-based), in order
+
+    ordered: bool = False  # each board starts on a line after the one before: windows work
+
+    @property
+    def boards(self) -> int:
+        return len(self.starts)
 
     @classmethod
     def of(cls, data: bytes) -> "_Text":
+        """``data`` as lines; a ``UnicodeDecodeError`` when a UTF-16/32 text does not decode
+        exactly (a lone surrogate, an odd length): it could not be written back as it was."""
         encoding, bom = None, b""
         for mark, name in _BOMS:
             if data.startswith(mark):
                 encoding, bom = name, mark
-                data = data.decode(name).encode("utf-8")
+                data = data[len(mark):].decode(name).encode("utf-8")
                 break
         cr = b"\r" in data and b"\n" not in data
         sep = b"\r" if cr else b"\n"
@@ -316,8 +390,27 @@ class _Text:
     def join(self, lines: Sequence[bytes]) -> bytes:
         data = b"".join(lines)
         if self.encoding:
-            return data.decode("utf-8").encode(self.encoding)  # the codec writes the BOM
+            return self.bom + data.decode("utf-8").encode(self.encoding)
         return data
+
+    def window(self, game: int, changed: dict[int, bytes]
+               ) -> tuple[bytes, int, int, int] | None:
+        """The text of board ``game``'s window with ``changed`` applied: the lines before the
+        first board, then ``WINDOW`` boards either side.  With it, how far its lines moved, the
+        window's first game and its number of boards; None when the boards do not each start
+        on a line of their own or a change falls outside the window."""
+        starts, i = self.starts, game - 1
+        if not 0 <= i < len(starts) or not self.ordered:
+            return None
+        lo, hi = max(0, i - WINDOW), min(len(starts), i + WINDOW + 1)
+        head_end, top = starts[0] - 1, starts[lo] - 1 if lo else 0
+        bottom = starts[hi] - 1 if hi < len(starts) else len(self.lines)
+        if any(not (top <= k < bottom or k < head_end) for k in changed):
+            return None
+        picked = range(head_end) if lo else range(0)
+        order = list(picked) + list(range(top, bottom))
+        data = self.join([changed.get(k, self.lines[k]) for k in order])
+        return data, len(picked) - top, lo + 1, hi - lo
 
     def with_lines(self, changed: dict[int, bytes]) -> bytes:
         """The file with line ``i`` (0-based) replaced by ``changed[i]``."""

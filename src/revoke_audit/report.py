@@ -23,10 +23,10 @@ from .codes import annotation_level
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered
 from .scoring import result_string
 from .targets import FileTarget, ReportError, file_target
-from .visible import safe_cell, visible
+from .visible import QUOTED_START, safe_cell, visible  # noqa: F401 (QUOTED_START: for callers)
 
 # text cells joined by U+E000: a control character, or a cell that starts like a formula
-_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|(?:\\A|\ue000)[=+\\-@]")
+_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|(?:\\A|\ue000)[=+\\-@']")
 _PLAIN_TYPES = frozenset((str, int, type(None)))
 STDOUT = "standard output"
 

@@ -34,7 +34,7 @@ from .scoring import score_ns
 from .scoring.field import butler, cross_imps, mp_percentages, teams, weighted_figures
 from .scoring.scoretable import (MAX_TABLES, check, counts, own_row, parse_table,
                                  table_method)
-from .visible import FORMULA_START, safe_cell
+from .visible import QUOTED_START, safe_cell
 
 METHODS = ("mp", "cross-imp", "butler", "teams")
 _NO_TEAMS = ("", "")
@@ -515,7 +515,7 @@ def _text(value: object) -> str:
     """A cell as boards.csv writes it (control characters escaped), without the quote that
     keeps a spreadsheet from reading a name as a formula: the same from a row or a line."""
     text = "" if value is None else str(value)
-    if text[:1] == "'" and text[1:2] in FORMULA_START:
+    if text[:1] == "'" and text[1:2] in QUOTED_START:
         return text[1:]
     return text
 

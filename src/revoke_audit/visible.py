@@ -36,11 +36,14 @@ def decodable(text: str) -> str:
 #: What a spreadsheet reads as the start of a formula (``=cmd``, ``+1``, ``@x``, and the tab
 #: and carriage return that some strip before looking).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: Cells that get a leading quote: a formula's start, and a quote itself, so that taking one
+#: leading quote away on reading (``frames.typed``, ``rescore._text``) is always the inverse.
+QUOTED_START = FORMULA_START + ("'",)
 
 
 def safe_cell(value: object) -> object:
     """A CSV cell: control characters escaped; cells a spreadsheet would evaluate (``=cmd``,
-    ``+1``, ``@x``) get a leading quote; numbers stay numbers; None becomes empty.  Here, beside
+    ``+1``, ``@x``) get a leading quote, and so does a cell starting with a quote; numbers stay numbers; None becomes empty.  Here, beside
     ``visible``, so that every writer of cells (the reports, the fields' figures filled in after
     the run) shares one rule without importing the report writers."""
     if value is None:
@@ -49,9 +52,9 @@ def safe_cell(value: object) -> object:
         return "true" if value else "false"
     if isinstance(value, str):
         value = visible(value)
-        if value.startswith(FORMULA_START):
+        if value.startswith(QUOTED_START):
             return "'" + value
     return value
 
 
-__all__ = ["visible", "decodable", "safe_cell", "FORMULA_START"]
+__all__ = ["visible", "decodable", "safe_cell", "FORMULA_START", "QUOTED_START"]

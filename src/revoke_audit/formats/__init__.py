@@ -6,7 +6,8 @@
 Nothing here raises on bad input: problems are ``PS`` diagnostics with a line, and a source
 that yields no board still yields one ``unreadable`` record."""
 from .sources import (SUFFIXES, Limits, RunBudget, as_paths, iter_sources, missing_paths,
-                      read_boards, read_file, read_stream, recognised, sniff, unreadable)
+                      read_boards, read_file, read_stream, read_texts, recognised, sniff,
+                      unreadable, SourceText)
 
-__all__ = ["read_boards", "iter_sources", "missing_paths", "read_file", "read_stream", "sniff",
+__all__ = ["read_boards", "read_texts", "SourceText", "iter_sources", "missing_paths", "read_file", "read_stream", "sniff",
            "unreadable", "as_paths", "Limits", "RunBudget", "SUFFIXES", "recognised"]

@@ -30,7 +30,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
-from typing import BinaryIO, Iterable, Iterator, Union
+from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
 
 from ..findings import Finding
 from ..record import BoardRecord
@@ -173,11 +173,11 @@ def read_boards(paths: PathArg | Iterable[PathArg], limits: Limits | None = None
 
 
 def read_file(path: str, limits: Limits | None = None, run: RunBudget | None = None,
-              plain: bool = False) -> Iterator[BoardRecord]:
+              plain: bool = False, *, _reading: Reading | None = None) -> Iterator[BoardRecord]:
     """Records of one source from ``iter_sources``: a file, an archive, ``-``, or a folder
     with nothing to read (its placeholder row).  ``plain``: the plainest games come as their
     text, ``formats.pbn.PlainGame`` or ``formats.lin.PlainLine`` (for ``lane.render_records``)."""
-    reading = Reading(limits or Limits(), run, plain)
+    reading = _reading or Reading(limits or Limits(), run, plain)
     if path == "-":
         yield from _read_stdin(reading)
         return
@@ -193,6 +193,32 @@ def read_file(path: str, limits: Limits | None = None, run: RunBudget | None = N
     with fh:
         yield from _guarded(_read_blob(Meter(fh, reading), path, path, reading,
                                        seekable=fh if stat.S_ISREG(mode) else None), path)
+
+
+class SourceText(NamedTuple):
+    """One PBN or LIN text, whole, as the readers reached it (``read_texts``): ``source`` as the
+    audit names it (``archive.zip!member``), ``name`` (for telling PBN from LIN), its bytes as
+    they are (BOM, blank lines and line ends kept), and whether it is inside an archive."""
+
+    source: str
+    name: str
+    data: bytes
+    kind: str
+    archive: bool
+
+    @property
+    def format(self) -> str:  # as a record's, for the archive's board count (``_bounded``)
+        return self.kind
+
+
+def read_texts(path: str, limits: Limits | None = None, run: RunBudget | None = None
+               ) -> Iterator["SourceText | BoardRecord"]:
+    """The PBN and LIN texts of one source from ``iter_sources`` (a file, or an archive's
+    members), each read whole through the same sniffing and limits as ``read_file``; where
+    ``read_file`` would give a row for a problem (a damaged archive, a limit, a text cut short),
+    the same ``unreadable`` record.  A text a limit or an error cut short is never given."""
+    reading = Reading(limits or Limits(), run, texts=True)
+    yield from read_file(path, limits, run, _reading=reading)
 
 
 def read_stream(fh: BinaryIO, source: str, name: str, limits: Limits | None = None,
@@ -236,7 +262,7 @@ def _kind(head: bytes, name: str, blank: int = 0) -> str | None:
             return "gzip"
         if head[:4] in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08"):
             return "zip"
-        if head[257:262] == b"ustar":
+        if _tar_header(head):
             return "tar"
     kind = sniff(_text_head(head)[1], name)
     if kind is not None:
@@ -249,6 +275,17 @@ def _kind(head: bytes, name: str, blank: int = 0) -> str | None:
     if low.endswith(".tar"):
         return "tar"
     return None
+
+
+def _tar_header(head: bytes) -> bool:
+    """A tar's first header: ``ustar`` at byte 257 *and* a header checksum that holds, so that
+    a text with ``ustar`` there (a PBN comment) stays text (POSIX.1-1988 ustar header)."""
+    if head[257:262] != b"ustar" or len(head) < 512:
+        return False
+    try:
+        return tarfile.nti(head[148:156]) in tarfile.calc_chksums(head[:512])
+    except Exception:  # noqa: BLE001 - tarfile.InvalidHeaderError on a field that is no number
+        return False
 
 
 def _text_head(head: bytes) -> tuple[str | None, bytes]:
@@ -267,7 +304,7 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
     ``member``: the stream is inside an archive (then content that is no hand record, under a
     name that is not one either, is a skipped member, PS010).  ``seekable``: the file itself,
     for a zip on disk."""
-    head, blank, stream = open_head(meter)
+    head, blank, stream = open_head(meter, keep=reading.texts)
     n = 0
     if not head.strip(BLANK) and meter.stopped is None:
         if member and not name.lower().endswith(SUFFIXES):
@@ -296,6 +333,8 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
         records = _read_zip(stream, source, reading, depth, seekable)
     elif kind == "tar":
         records = _read_tar(stream, source, reading, depth)
+    elif kind is not None and reading.texts:
+        records = _whole_text(stream, meter, source, name, kind, depth > 0 or member)
     elif kind is not None:
         records = _read_text(stream, head, source, kind, reading, depth > 0 or member)
     else:
@@ -339,6 +378,15 @@ def _read_text(stream: io.BufferedReader, head: bytes, source: str, kind: str,
         yield record
     if n == 0:
         yield unreadable(source, "PS003", f"no board found in this {kind.upper()} file")
+
+
+def _whole_text(stream: io.BufferedReader, meter: Meter, source: str, name: str, kind: str,
+                archive: bool) -> Iterator["SourceText"]:
+    """The text whole, unless a limit or an error stopped it (``_read_blob`` then gives its
+    row)."""
+    data = stream.read()
+    if meter.stopped is None:
+        yield SourceText(source, name, data, kind, archive)
 
 
 def _read_gzip(stream: io.BufferedReader, source: str, name: str, reading: Reading,

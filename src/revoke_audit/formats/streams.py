@@ -57,9 +57,11 @@ class Reading:
     """One source's share of the limits: what its archives expanded, the boards read from
     them, and why reading stopped (an archive-wide limit)."""
 
-    def __init__(self, limits: Limits, run: RunBudget | None, plain: bool = False) -> None:
+    def __init__(self, limits: Limits, run: RunBudget | None, plain: bool = False,
+                 texts: bool = False) -> None:
         self.limits = limits
         self.plain = plain  # the plainest games may come as their text (``lane``)
+        self.texts = texts  # each PBN or LIN text comes whole, as its bytes (``fix``)
         self.run = run if run is not None else RunBudget(limits.run_bytes)
         self.expanded = 0
         self.boards = 0
@@ -250,22 +252,28 @@ class Text(io.RawIOBase):
         return n
 
 
-def open_head(raw: io.RawIOBase) -> tuple[bytes, int, io.BufferedReader]:
+def open_head(raw: io.RawIOBase, keep: bool = False) -> tuple[bytes, int, io.BufferedReader]:
     """The first ``HEAD`` bytes after any blank prefix, the number of newlines in that prefix,
     and a buffered stream that gives everything from the start again.
 
     A file of nothing but blank lines is read to its end here, a chunk at a time, with no work
-    per line."""
+    per line.  ``keep``: the stream gives the blank prefix as its own bytes (``fix`` rewrites
+    them), not as newlines."""
     head = b""
     blank = 0
+    prefix: list[bytes] = []
     while len(head) < HEAD:
         chunk = raw.read(HEAD)
         if not chunk:
             break
         if not head and not chunk.strip(BLANK):
             blank += chunk.count(b"\n") or chunk.count(b"\r")
+            if keep:
+                prefix.append(chunk)
             continue
         head += chunk
+    if keep:
+        return head, blank, io.BufferedReader(Replay(0, b"".join(prefix) + head, raw), 1 << 16)
     return head, blank, io.BufferedReader(Replay(blank, head, raw), 1 << 16)
 
 
