@@ -200,3 +200,22 @@ def test_a_board_chosen_by_round_table_or_teams(tmp_path, monkeypatch):
         assert r.exit_code == 0, (pick, r.output)
         assert r.output.startswith(f"two.pbn:{second.line}\n")
     assert [rec.tags["Round"] for rec in find_board(["two.pbn"], teams="LIONS")] == ["1", "2"]
+
+
+def test_first_boards_keeps_only_what_it_lists_and_counts_the_rest():
+    # F16: `explain --board nope` lists 20 boards of the file and says how many more; the
+    # records past the 20th are counted as they are read, never held.
+    from revoke_audit.explain import first_boards
+
+    path = FIXTURES / "mixed" / "thursday-pairs.pbn"
+    every = find_board([path])
+    kept, count, first, total = first_boards([path], 2)
+    assert count == total == len(every) > 2
+    assert [(r.line, r.board) for r in kept] == [(r.line, r.board) for r in every[:2]]
+    assert first == kept
+    kept, count, first, total = first_boards([path], 2, board="2")
+    assert count == len(find_board([path], board="2")) and total == len(every)
+    # nothing matches: the file's first boards for the choice, from the same one reading
+    kept, count, first, total = first_boards([path], 5, board="no such board")
+    assert (kept, count, total) == ([], 0, len(every))
+    assert [r.line for r in first] == [r.line for r in every[:5]]
