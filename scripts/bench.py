@@ -597,7 +597,10 @@ def _line(label: str, boards: int, r: Run, base: Run | None) -> None:
 
 
 def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
-    audits = [audit_argv(path, tmp, jobs) for jobs in (1, 2)]
+    # --no-equity at --jobs 1 and 2, and the default audit as a user runs it (its Law 64C
+    # figures too: the target, with --revoke-every 400, about a real archive's rate)
+    audits = [audit_argv(path, tmp, jobs) for jobs in (1, 2)] + [
+        default_audit(audit_command(), path, tmp, 1)]
     if args.no_endplay:
         base, runs = None, best_of_each(audits, args.repeat)
     else:
@@ -606,6 +609,7 @@ def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
         _line(f"{fmt.upper()} endplay parse only", boards, base, None)
     for jobs, r in zip((1, 2), runs):
         _line(f"{fmt.upper()} audit --jobs {jobs}", boards, r, base)
+    _line(f"{fmt.upper()} default audit", boards, runs[2], base)
     print(f"{fmt.upper()} --jobs 2 against --jobs 1: {runs[0].seconds / runs[1].seconds:.2f}x")
     for out in args.stdout_format:
         r = best(audit_argv(path, tmp, 1, "--format", out), args.repeat)
