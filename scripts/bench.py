@@ -155,6 +155,7 @@ def write_files(folder: str, boards: int, seed: int) -> dict[str, str]:
 class Run:
     seconds: float
     rss_mb: float  # peak resident set of the largest process of the tree
+    cpu: float = 0.0  # user + system seconds of the tree (what a busy machine does not blur)
 
 
 def run(argv: list[str], stdout: str = os.devnull) -> Run:
@@ -169,7 +170,7 @@ def run(argv: list[str], stdout: str = os.devnull) -> Run:
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     if proc.returncode not in (0, 1):
         sys.exit(f"bench: {' '.join(argv)} failed ({proc.returncode}): {err.strip()[-500:]}")
-    return Run(seconds, usage.ru_maxrss / 1024)
+    return Run(seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def best(argv: list[str], repeat: int, stdout: str = os.devnull) -> Run:
@@ -181,8 +182,8 @@ def best_of_each(argvs: list[list[str]], repeat: int, stdout: str = os.devnull) 
     """``best`` of each command, run in turn (one of each, ``repeat`` times), so that a
     change in the machine's load during the bench weighs on each command alike."""
     rounds = [[run(argv, stdout) for argv in argvs] for _ in range(repeat)]
-    return [Run(min(r.seconds for r in runs), max(r.rss_mb for r in runs))
-            for runs in zip(*rounds)]
+    return [Run(min(r.seconds for r in runs), max(r.rss_mb for r in runs),
+                min(r.cpu for r in runs)) for runs in zip(*rounds)]
 
 
 def compile_package() -> None:
@@ -331,12 +332,16 @@ def bench_against(rev: str, inputs: dict[str, tuple[str, int]], jobs: tuple[int,
         __file__))), "describe", "--always", "--dirty"], capture_output=True, text=True)
     print(f"against {commit} (this tree: {here.stdout.strip() or '?'}); best of {repeat}, "
           "interleaved; the default audit (-o boards.csv --findings findings.csv -q)")
-    print(f"{'':30}{commit + ' s':>10}{'MB':>6}{'this s':>9}{'MB':>6}{'speed':>8}{'RSS':>7}")
+    print("speed: their seconds over ours (above 1: faster); cpu: the same of user + system "
+          "seconds, which a machine busy with other work blurs less; RSS: ours over theirs")
+    print(f"{'':24}{commit + ' s':>10}{'cpu':>7}{'MB':>5}{'this s':>8}{'cpu':>7}{'MB':>5}"
+          f"{'speed':>7}{'cpu':>7}{'RSS':>7}")
     for label, boards, their_argv, our_argv in against_pairs(inputs, jobs, audit_command(),
                                                              theirs, tmp):
         them, us = best_of_each([their_argv, our_argv], repeat)
-        print(f"{label:30}{them.seconds:10.2f}{them.rss_mb:6.0f}{us.seconds:9.2f}"
-              f"{us.rss_mb:6.0f}{them.seconds / us.seconds:7.2f}x{us.rss_mb / them.rss_mb:6.2f}x"
+        print(f"{label:24}{them.seconds:10.2f}{them.cpu:7.2f}{them.rss_mb:5.0f}"
+              f"{us.seconds:8.2f}{us.cpu:7.2f}{us.rss_mb:5.0f}{them.seconds / us.seconds:6.2f}x"
+              f"{them.cpu / max(us.cpu, 1e-9):6.2f}x{us.rss_mb / them.rss_mb:6.2f}x"
               f"  ({boards / us.seconds:.0f} boards/s)")
 
 
@@ -593,7 +598,8 @@ def _wait_for(path: str, count: int, timeout: float = 120) -> dict[tuple, float]
 
 def _line(label: str, boards: int, r: Run, base: Run | None) -> None:
     ratio = f"{r.seconds and base.seconds / r.seconds:10.2f}x" if base else f"{'':11}"
-    print(f"{label:28}{boards / r.seconds:10.0f}{ratio}{r.seconds:9.2f}{r.rss_mb:7.0f} MB")
+    print(f"{label:28}{boards / r.seconds:10.0f}{ratio}{r.seconds:9.2f}{r.rss_mb:7.0f} MB"
+          f"{r.cpu:8.2f} cpu s")
 
 
 def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
