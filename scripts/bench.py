@@ -72,9 +72,13 @@ NAMES = ("anna", "bert", "carl", "dora", "emil", "fay", "gus", "hal", "ida", "jo
 
 # --- the generated boards ----------------------------------------------------------------------
 
+REVOKE_EVERY = 50  # one board in this many gets a revoke (--revoke-every)
+
+
 def random_record(rnd: random.Random, number: int) -> BoardRecord:
     """One board: a random deal, an auction in which declarer alone bids, a random legal play
-    (board ``number`` divisible by 50 gets one revoke in tricks 2..10 when it can)."""
+    (board ``number`` divisible by ``REVOKE_EVERY`` gets one revoke in tricks 2..10 when it
+    can)."""
     deck = list(range(52))
     rnd.shuffle(deck)
     hands = tuple(sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4))
@@ -82,7 +86,7 @@ def random_record(rnd: random.Random, number: int) -> BoardRecord:
     strain = rnd.randrange(5)
     contract = f"{rnd.randint(1, 7)}{STRAIN_NAMES[strain]}"
     auction = ("P",) * ((declarer - dealer) % 4) + (contract, "P", "P", "P")
-    revoke_at = rnd.randrange(1, 10) if number % 50 == 0 else -1
+    revoke_at = rnd.randrange(1, 10) if number % REVOKE_EVERY == 0 else -1
     play, won = _random_play(rnd, hands, declarer, None if strain == 4 else strain, revoke_at)
     return BoardRecord(
         source="bench", line=0, game=number, format="pbn", event="bench", site="nowhere",
@@ -151,6 +155,7 @@ def write_files(folder: str, boards: int, seed: int) -> dict[str, str]:
 class Run:
     seconds: float
     rss_mb: float  # peak resident set of the largest process of the tree
+    cpu: float = 0.0  # user + system seconds of the tree (what a busy machine does not blur)
 
 
 def run(argv: list[str], stdout: str = os.devnull) -> Run:
@@ -165,7 +170,7 @@ def run(argv: list[str], stdout: str = os.devnull) -> Run:
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     if proc.returncode not in (0, 1):
         sys.exit(f"bench: {' '.join(argv)} failed ({proc.returncode}): {err.strip()[-500:]}")
-    return Run(seconds, usage.ru_maxrss / 1024)
+    return Run(seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def best(argv: list[str], repeat: int, stdout: str = os.devnull) -> Run:
@@ -177,8 +182,8 @@ def best_of_each(argvs: list[list[str]], repeat: int, stdout: str = os.devnull) 
     """``best`` of each command, run in turn (one of each, ``repeat`` times), so that a
     change in the machine's load during the bench weighs on each command alike."""
     rounds = [[run(argv, stdout) for argv in argvs] for _ in range(repeat)]
-    return [Run(min(r.seconds for r in runs), max(r.rss_mb for r in runs))
-            for runs in zip(*rounds)]
+    return [Run(min(r.seconds for r in runs), max(r.rss_mb for r in runs),
+                min(r.cpu for r in runs)) for runs in zip(*rounds)]
 
 
 def compile_package() -> None:
@@ -251,6 +256,95 @@ def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
     return revokes, ((t2 - t1) - (t1 - t0)) * 1000 / max(revokes, 1), load
 
 
+# --- against another revision ------------------------------------------------------------------
+
+def export_revision(rev: str, dest: str, repo: str | None = None) -> str:
+    """The tree of ``rev`` (any name git knows) written into ``dest`` with ``git archive``: no
+    worktree is registered and the repository is left as it was.  Returns the commit's short
+    hash."""
+    repo = repo or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", f"{rev}^{{commit}}"],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    os.makedirs(dest, exist_ok=True)
+    archive = subprocess.Popen(["git", "-C", repo, "archive", commit],
+                               stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", dest], stdin=archive.stdout, check=True)
+    if archive.wait() != 0:
+        sys.exit(f"bench: git archive {commit} failed")
+    return commit
+
+
+def install_commands(src: str, venv: str, python: str = sys.executable) -> list[list[str]]:
+    """The commands that give ``src`` its own virtual environment in ``venv``, installed as a
+    user installs it (not editable; its C accelerators built by ``setup.py``; pip's cache is
+    used as usual, so a second build downloads nothing)."""
+    pip = [os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--quiet",
+           "--disable-pip-version-check"]
+    return [[python, "-m", "venv", venv], pip + [src]]
+
+
+def build_revision(rev: str, tmp: str, runner=subprocess.run) -> tuple[str, list[str]]:
+    """``rev`` exported and installed under ``tmp``: (its short hash, the command that runs its
+    ``revoke-audit``)."""
+    src, venv = os.path.join(tmp, "src"), os.path.join(tmp, "venv")
+    commit = export_revision(rev, src)
+    for argv in install_commands(src, venv):
+        runner(argv, check=True)
+    built = runner([os.path.join(venv, "bin", "python"), "-c",
+                    "from revoke_audit import speedups; print(bool(speedups.wanted()))"],
+                   capture_output=True, text=True)
+    if (built.stdout or "").strip() != "True":
+        print(f"bench: {commit}'s C accelerators are not in use", file=sys.stderr)
+    return commit, [os.path.join(venv, "bin", "revoke-audit")]
+
+
+def default_audit(command: list[str], path: str, folder: str, jobs: int) -> list[str]:
+    """The default audit as a user runs it (``-q`` only keeps the lines off the terminal):
+    whatever the revision does by default (its Law 64C figures too, when it has them)."""
+    return command + ["audit", path, "-o", os.path.join(folder, "boards.csv"),
+                      "--findings", os.path.join(folder, "findings.csv"), "-q",
+                      "--jobs", str(jobs)]
+
+
+def against_pairs(inputs: dict[str, tuple[str, int]], jobs: tuple[int, ...],
+                  ours: list[str], theirs: list[str], tmp: str
+                  ) -> list[tuple[str, int, list[str], list[str]]]:
+    """(label, boards, their argv, our argv) for each input and ``--jobs``; each pair writes
+    its reports into a folder of its own."""
+    pairs = []
+    for label, (path, boards) in inputs.items():
+        for n in jobs:
+            pairs.append((f"{label} --jobs {n}", boards,
+                          default_audit(theirs, path, os.path.join(tmp, "theirs"), n),
+                          default_audit(ours, path, os.path.join(tmp, "ours"), n)))
+    os.makedirs(os.path.join(tmp, "theirs"), exist_ok=True)
+    os.makedirs(os.path.join(tmp, "ours"), exist_ok=True)
+    return pairs
+
+
+def bench_against(rev: str, inputs: dict[str, tuple[str, int]], jobs: tuple[int, ...],
+                  repeat: int, tmp: str) -> None:
+    """Our default audit against ``rev``'s on the same inputs, run in turn (theirs, ours,
+    theirs, ...: a change in the machine's load weighs on both alike); best time of each,
+    largest peak RSS, and the ratio (their seconds over ours: above 1, we are faster)."""
+    commit, theirs = build_revision(rev, os.path.join(tmp, "rev"))
+    here = subprocess.run(["git", "-C", os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__))), "describe", "--always", "--dirty"], capture_output=True, text=True)
+    print(f"against {commit} (this tree: {here.stdout.strip() or '?'}); best of {repeat}, "
+          "interleaved; the default audit (-o boards.csv --findings findings.csv -q)")
+    print("speed: their seconds over ours (above 1: faster); cpu: the same of user + system "
+          "seconds, which a machine busy with other work blurs less; RSS: ours over theirs")
+    print(f"{'':24}{commit + ' s':>10}{'cpu':>7}{'MB':>5}{'this s':>8}{'cpu':>7}{'MB':>5}"
+          f"{'speed':>7}{'cpu':>7}{'RSS':>7}")
+    for label, boards, their_argv, our_argv in against_pairs(inputs, jobs, audit_command(),
+                                                             theirs, tmp):
+        them, us = best_of_each([their_argv, our_argv], repeat)
+        print(f"{label:24}{them.seconds:10.2f}{them.cpu:7.2f}{them.rss_mb:5.0f}"
+              f"{us.seconds:8.2f}{us.cpu:7.2f}{us.rss_mb:5.0f}{them.seconds / us.seconds:6.2f}x"
+              f"{them.cpu / max(us.cpu, 1e-9):6.2f}x{us.rss_mb / them.rss_mb:6.2f}x"
+              f"  ({boards / us.seconds:.0f} boards/s)")
+
+
 # --- the report --------------------------------------------------------------------------------
 
 def main() -> None:
@@ -287,7 +381,20 @@ def main() -> None:
                     help="--watch: seconds between writes (default 0: full speed)")
     ap.add_argument("--quiet-seconds", type=float, default=20.0,
                     help="--watch: how long the idle CPU is measured, before and after")
+    ap.add_argument("--against", metavar="REV",
+                    help="only this: build REV (a commit, branch or tag) in a temporary virtual "
+                         "environment and time its default audit against this tree's on the "
+                         "same generated PBN and LIN files and a real folder (--folder, else "
+                         "the project's archive beside it when present), with --jobs 1 and 2")
+    ap.add_argument("--revoke-every", type=int, default=None, metavar="N",
+                    help="one generated board in N has a revoke (default 50; 400 with --against, "
+                         "about a real archive's rate)")
     args = ap.parse_args()
+    global REVOKE_EVERY
+    REVOKE_EVERY = args.revoke_every or (400 if args.against else 50)
+    if args.against:
+        _against_main(args)
+        return
     if args.watch:
         compile_package()
         _bench_watch(args.tables, args.pace, args.quiet_seconds, args.html)
@@ -330,6 +437,34 @@ def main() -> None:
             _bench_log(paths["pbn"], tmp, boards, args.repeat)
         if (args.fields or args.large) and "pbn" in args.formats:
             _bench_fields(paths["pbn"], tmp, boards, args.repeat, args.seed)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def default_folder() -> str | None:
+    """The vugraph archive beside the project (``../shared/archive``), when it is there."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    folder = os.path.join(os.path.dirname(root), "shared", "archive")
+    return folder if os.path.isdir(folder) else None
+
+
+def _against_main(args) -> None:
+    """``--against REV``: generated PBN and LIN files and a real folder, both revisions."""
+    tmp = tempfile.mkdtemp(prefix="revoke-audit-against-")
+    try:
+        boards = 200_000 if args.large else args.boards
+        paths = write_files(tmp, boards, args.seed)
+        inputs = {f"{fmt.upper()} {boards}": (paths[fmt], boards) for fmt in args.formats}
+        folder = args.folder or default_folder()
+        if folder:
+            from revoke_audit.formats import read_boards
+
+            inputs[os.path.basename(os.path.normpath(folder))] = (
+                folder, sum(1 for _ in read_boards([folder])))
+        compile_package()
+        print(f"generated: {boards} boards, one in {REVOKE_EVERY} with a revoke; folder: "
+              f"{folder or 'none'}; Python {sys.version.split()[0]}, {os.cpu_count()} cores")
+        bench_against(args.against, inputs, (1, 2), args.repeat, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -463,11 +598,15 @@ def _wait_for(path: str, count: int, timeout: float = 120) -> dict[tuple, float]
 
 def _line(label: str, boards: int, r: Run, base: Run | None) -> None:
     ratio = f"{r.seconds and base.seconds / r.seconds:10.2f}x" if base else f"{'':11}"
-    print(f"{label:28}{boards / r.seconds:10.0f}{ratio}{r.seconds:9.2f}{r.rss_mb:7.0f} MB")
+    print(f"{label:28}{boards / r.seconds:10.0f}{ratio}{r.seconds:9.2f}{r.rss_mb:7.0f} MB"
+          f"{r.cpu:8.2f} cpu s")
 
 
 def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
-    audits = [audit_argv(path, tmp, jobs) for jobs in (1, 2)]
+    # --no-equity at --jobs 1 and 2, and the default audit as a user runs it (its Law 64C
+    # figures too: the target, with --revoke-every 400, about a real archive's rate)
+    audits = [audit_argv(path, tmp, jobs) for jobs in (1, 2)] + [
+        default_audit(audit_command(), path, tmp, 1)]
     if args.no_endplay:
         base, runs = None, best_of_each(audits, args.repeat)
     else:
@@ -476,6 +615,7 @@ def _bench_format(fmt: str, path: str, tmp: str, boards: int, args) -> None:
         _line(f"{fmt.upper()} endplay parse only", boards, base, None)
     for jobs, r in zip((1, 2), runs):
         _line(f"{fmt.upper()} audit --jobs {jobs}", boards, r, base)
+    _line(f"{fmt.upper()} default audit", boards, runs[2], base)
     print(f"{fmt.upper()} --jobs 2 against --jobs 1: {runs[0].seconds / runs[1].seconds:.2f}x")
     for out in args.stdout_format:
         r = best(audit_argv(path, tmp, 1, "--format", out), args.repeat)

@@ -268,3 +268,22 @@ def test_a_stdout_that_cannot_be_written_is_a_one_line_error(stdout):
     assert done.returncode == 2, done.stderr
     assert "cannot write" in done.stderr and "internal error" not in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_first_boards_keeps_only_what_it_lists_and_counts_the_rest():
+    # F16: `explain --board nope` lists 20 boards of the file and says how many more; the
+    # records past the 20th are counted as they are read, never held.
+    from revoke_audit.explain import first_boards
+
+    path = FIXTURES / "mixed" / "thursday-pairs.pbn"
+    every = find_board([path])
+    kept, count, first, total = first_boards([path], 2)
+    assert count == total == len(every) > 2
+    assert [(r.line, r.board) for r in kept] == [(r.line, r.board) for r in every[:2]]
+    assert first == kept
+    kept, count, first, total = first_boards([path], 2, board="2")
+    assert count == len(find_board([path], board="2")) and total == len(every)
+    # nothing matches: the file's first boards for the choice, from the same one reading
+    kept, count, first, total = first_boards([path], 5, board="no such board")
+    assert (kept, count, total) == ([], 0, len(every))
+    assert [r.line for r in first] == [r.line for r in every[:5]]

@@ -311,3 +311,34 @@ def test_boards_without_play_are_counted_as_not_checked(tmp_path):
     facts = tree.root.all("p", "facts")[0].text()
     assert "0 to rule" in " ".join(facts.split()) and "1 board without play: not checked" in \
         " ".join(facts.split())
+
+
+def test_boards_past_the_shown_ones_are_indexed_from_disk_not_kept(tmp_path, monkeypatch):
+    # F15: a run with many irregular boards keeps the first MAX_SECTIONS whole (their sections)
+    # and only spools every board's index row; the page still lists every one in its index.
+    from revoke_audit import html_page
+
+    monkeypatch.setattr(html_page, "MAX_SECTIONS", 2)
+    kept = []
+    add = html_page.Page.add
+
+    def watched(page, r):
+        add(page, r)
+        kept.append(len(page.irregular))
+
+    monkeypatch.setattr(html_page.Page, "add", watched)
+    out = tmp_path / "report.html"
+    result = audit_paths([SESSION], html=out)
+    assert max(kept) == 2  # of the 6 irregular boards, 2 held
+    tree = page_of(out)
+    assert len(tree.root.all("section", "board")) == 2
+    index = tree.root.all("table", "index")[0]
+    rows = [tr for tr in index.all("tr") if tr.all("td")]
+    irregular = result.boards[result.boards.status == "irregular"]
+    assert len(rows) == len(irregular) == 6
+    for n, (tr, board) in enumerate(zip(rows, irregular.itertuples()), 1):
+        cells = tr.all("td")
+        assert cells[1].text() == f"{board.source}:{board.line}"
+        assert cells[0].text().startswith(f"Board {board.board}")
+        assert bool(cells[0].all("a")) == (n <= 2)  # a link to its section: the first two
+    assert "The first 2 are shown in full below" in tree.root.text()

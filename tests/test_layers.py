@@ -13,7 +13,7 @@ LAYERS = [
     ["replay"],
     ["table_facts", "duties"],
     ["laws"],
-    ["equity"],
+    ["equity", "_endplay"],
     ["options", "checks", "discovery"],
     ["audit"],
     ["director", "rows", "selection", "baseline", "repair"],

@@ -693,27 +693,29 @@ def explain(file, board, room, game, round_, table, teams, laws, discovered, tab
             html_path) -> None:
     """Explain one board of FILE: the deal, the play trick by trick, the ruling, and the
     board's field before and after when FILE holds other tables of it."""
-    from .explain import describe, explain_text, field_of, find_board
+    from .explain import describe, explain_text, field_of, first_boards
 
     if html_path:
         _no_clash((("--html", "page", html_path),), [file], table_facts, None)
     log = _read_log(table_facts)
 
-    matches = find_board([file], board, room, game, round_, table, teams)
-    if len(matches) != 1:
+    # 20 listed at most: the records beyond are counted, not kept (a file of any size)
+    matches, count, first, total = first_boards([file], 20, board, room, game, round_, table,
+                                                teams)
+    if count != 1:
         wanted = ", ".join(f"{k} {v}" for k, v in (
             ("board", board), ("room", room), ("game", game), ("round", round_),
             ("table", table), ("teams", teams)) if v is not None)
         if matches:
-            found = f"{len(matches)} boards match {wanted}" if wanted else \
-                f"{file} has {len(matches)} boards"
+            found = f"{count} boards match {wanted}" if wanted else \
+                f"{file} has {count} boards"
             head = (f"{found}; choose one with --board, --room, --game, --round, --table or "
                     "--teams:")
         else:
             head = f"no board in {file} matches {wanted}; the file has:"
-            matches = find_board([file])
+            matches, count = first, total
         listed = [describe(r) for r in matches[:20]] or ["no board"]
-        more = [f"... and {len(matches) - 20} more"] if len(matches) > 20 else []
+        more = [f"... and {count - 20} more"] if count > 20 else []
         raise SelectionError("\n  ".join([head] + listed + more))
     options = AuditOptions(laws, discovered, table_facts=log)
     audited = audit_board(matches[0], options)

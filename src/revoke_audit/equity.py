@@ -16,9 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, replace
 
-from endplay.dds import solve_board as _solve_board
-from endplay.dds.solve import SolveMode
-from endplay.types import Card, Deal, Denom, Player
+from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solve_board
 
 from .cards import card_str, count, deal_str, parse_card, seat_name, side_name, winning_index
 from .findings import Finding, tricks as trick_count

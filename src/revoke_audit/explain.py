@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import textwrap
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .audit import BoardAudit, audit_board
 from .director import ruling_text
@@ -39,8 +39,34 @@ def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = Non
     ``game`` against the 1-based index within the file, ``round_`` and ``table`` against the
     Round and Table tags, ``teams`` against either of HomeTeam and VisitTeam (case-insensitive)
     - for a file that holds the same board and room more than once (several rounds)."""
-    found = []
+    return first_boards(paths, None, board, room, game, round_, table, teams).matches
+
+
+class Found(NamedTuple):
+    """What ``first_boards`` found: the first records matching and how many match in all; the
+    first records of the files and how many they hold (for a choice when none matches)."""
+
+    matches: list[BoardRecord]
+    count: int
+    first: list[BoardRecord]
+    total: int
+
+
+def first_boards(paths: Iterable[str | os.PathLike], keep: int | None,
+                 board: str | int | None = None, room: str | None = None,
+                 game: int | None = None, round_: str | None = None, table: str | None = None,
+                 teams: str | None = None) -> Found:
+    """The first ``keep`` records matching as ``find_board`` says (every one when ``keep`` is
+    None), and the first ``keep`` records of all, each with its count: the records are read
+    once, one at a time, so a file of any size is looked through in the memory of a few
+    records."""
+    found: list[BoardRecord] = []
+    first: list[BoardRecord] = []
+    count = total = 0
     for rec in read_boards(paths):
+        total += 1
+        if keep is not None and len(first) < keep:
+            first.append(rec)
         if board is not None and rec.board != str(board).strip():
             continue
         if room is not None and rec.room.lower() != room.lower():
@@ -49,8 +75,10 @@ def find_board(paths: Iterable[str | os.PathLike], board: str | int | None = Non
             continue
         if not _tags_match(rec, round_, table, teams):
             continue
-        found.append(rec)
-    return found
+        count += 1
+        if keep is None or len(found) < keep:
+            found.append(rec)
+    return Found(found, count, first, total)
 
 
 def _tags_match(rec: BoardRecord, round_: str | None, table: str | None,

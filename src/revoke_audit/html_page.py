@@ -33,6 +33,7 @@ from .rescore import Fields
 from .rows import Rendered, names_a_board, render
 from .scoring import result_string
 from .standings import Traveller, Travellers, rank_changes, standings
+from .streamed_json import Spool
 from .visible import decodable, visible
 
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -253,8 +254,9 @@ def _with_score(result: str | None, score: object) -> str:
 
 @dataclass
 class Page:
-    """What the page of a run shows, gathered as its rows go by (``add``); the irregular
-    boards' rows are kept, the clean ones only counted.  ``settings``: (option, value, what
+    """What the page of a run shows, gathered as its rows go by (``add``); the first
+    ``MAX_SECTIONS`` irregular boards' rows are kept, every irregular board's index row is
+    spooled to disk, the clean ones only counted.  ``settings``: (option, value, what
     it does) for each option that rules the run."""
 
     sources: Sequence[str]
@@ -263,7 +265,11 @@ class Page:
     limits: Limits | None = None
     boards: Counter = field(default_factory=Counter)
     codes: Counter = field(default_factory=Counter)
+    #: the first ``MAX_SECTIONS`` irregular boards, shown in full
     irregular: list[Rendered] = field(default_factory=list)
+    #: the index row of every irregular board, on disk (F15: 157,000 irregular boards kept
+    #: whole were 700 MB); None until the first
+    index: "_Index | None" = None
     errors: list[dict] = field(default_factory=list)
     errors_total: int = 0
     #: the run's fields (``rescore``), scored by the time the page is written: each rescored
@@ -288,7 +294,11 @@ class Page:
                 if len(self.errors) < MAX_ERRORS:
                     self.errors.append(_error_row(f))
         if r.status == "irregular":
-            self.irregular.append(r)
+            if self.index is None:
+                self.index = _Index()
+            self.index.add(_index_row(r, len(self.index) + 1))
+            if len(self.irregular) < MAX_SECTIONS:  # shown in full; the rest in the index
+                self.irregular.append(r)
 
     def sections(self) -> Iterator[dict]:
         """The sections of the irregular boards, in the run's order: the files that hold the
@@ -322,7 +332,7 @@ class Page:
             "title": "revoke-audit report", "files": files, "total": total,
             "statuses": [(s, self.boards[s]) for s in STATUSES],
             "chart": _chart(self.codes), "settings": self.settings,
-            "index": [_index_row(r, i) for i, r in enumerate(self.irregular, 1)],
+            "index": self.index or [],
             "sections": self.sections(), "max_sections": MAX_SECTIONS,
             "errors": self.errors, "errors_total": self.errors_total,
             "repairs": any(e["repair"] for e in self.errors),
@@ -336,6 +346,22 @@ class Page:
         if self.fields is None or not self.fields.score().results:
             return None
         return list(rank_changes(standings(self.fields.score())))
+
+
+class _Index(Spool):
+    """The index rows of the page (``_index_row``), in order, held in a temporary file until
+    the page is written: the page's table lists every irregular board of a run of any size, and
+    each row waits only for the end of the run, read back once, in order - a file of JSON
+    lines is all it takes (no lookup, no grouping)."""
+
+    def __init__(self) -> None:
+        super().__init__("the page's index (--html)")
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __bool__(self) -> bool:
+        return self.count > 0
 
 
 def board_key(row: dict) -> tuple:
