@@ -564,7 +564,7 @@ def _progress(total: int, quiet: bool, progress: bool | None) -> _Bar:
 
 def _emit(r, fmt, quiet, collected) -> None:
     if fmt == "text" and not quiet and isinstance(r, FieldNotes):
-        echo("\n".join(r.summary()))  # one line per event and cause; each board's in findings
+        echo("\n".join(r.summary(text_line)))  # one line per event and cause; each board's in findings
         return
     if fmt == "text" and not quiet:
         for f in r.findings:

@@ -24,10 +24,9 @@ from bisect import bisect_left
 from collections import defaultdict
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from .cards import SEATS
-from .report import text_line
 from .rows import (BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, LeanRow,
                    Rendered, run_tags)
 from .scoring import score_ns
@@ -785,13 +784,15 @@ class FieldNotes(Rendered):
     """The notes of the fields that could not be scored, every board's in findings.csv, and
     in the text output one line per event and cause (``summary``)."""
 
-    def summary(self) -> list[str]:
-        return summary(self.findings)
+    def summary(self, line: Callable[[dict[str, object]], str]) -> list[str]:
+        return summary(self.findings, line)
 
 
-def summary(notes: Iterable[dict[str, object]]) -> list[str]:
-    """One line per event, code and cause of ``notes`` (``Note``s; any other row as
-    ``report.text_line`` writes it), in the order each first comes: ``45th European Team
+def summary(notes: Iterable[dict[str, object]],
+            line: Callable[[dict[str, object]], str]) -> list[str]:
+    """One line per event, code and cause of ``notes`` (``Note``s; any other row as ``line``
+    writes it: the text report's ``text_line``, passed in so that scoring need not import the
+    report writers), in the order each first comes: ``45th European Team
     Championships 2001: 74 boards not scored: a room is missing (SC001; each board in the
     findings report)``."""
     counted: dict[tuple[str, str, str], int] = {}
@@ -799,7 +800,7 @@ def summary(notes: Iterable[dict[str, object]]) -> list[str]:
         if isinstance(note, Note):
             at = (_event_words(note.event[:2]), str(note["code"]), note.cause)
         else:
-            at = ("", "", text_line(note))
+            at = ("", "", line(note))
         counted[at] = counted.get(at, 0) + 1
     lines = []
     for (event, code, cause), n in counted.items():
