@@ -69,6 +69,12 @@ class Ruling:
             self.penalty_to_declarer_side += n
 
 
+#: boards.csv ``ruling_64c``: Law 64C decided for the board - no established revoke (``none``),
+#: the revoke cost the non-offending side no more than the rectification gives back (``no
+#: damage``: the result stands), a 64C result proposed (``adjusted``), or the figures are not
+#: known (``not assessed``: --no-equity, the position at the revoke not in the record).
+NO_64C, NO_DAMAGE, ADJUSTED_64C, NOT_ASSESSED = "none", "no damage", "adjusted", "not assessed"
+
 #: ``ruling_basis`` when the stated result already holds the table's own ruling.
 TABLE_RULING = "table ruling in record"
 
