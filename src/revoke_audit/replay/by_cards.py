@@ -34,7 +34,7 @@ EXACT_TRICKS = 3
 #: the number of tricks left.
 ALL_CARDS = 52
 #: Positions (tricks begun) the exact search of one board may visit: a few seconds at most.
-NODE_BUDGET = 400_000
+NODE_BUDGET = 100_000
 
 
 class RangeUnknown(Exception):
