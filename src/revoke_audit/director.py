@@ -132,7 +132,8 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     twin = card_str(reading.twin)
     head = f"possibly a recording slip (he held {twin}, of the same rank): {CONFIRM}"
     if reading.tricks_adjusted is None:
-        return f"{head}; read as {twin}, the record cannot be ruled"
+        return (f"{head}; read as {twin}, the rest of the record no longer fits the deal (the "
+                "card as recorded is the likelier)")
     later = (f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
              if reading.later is not None else "he revoked on no trick, and ")
     if reading.tricks_adjusted == a.ruling.tricks_adjusted:
