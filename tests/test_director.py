@@ -39,11 +39,11 @@ def test_a_slip_whose_other_reading_rules_otherwise():
     """WEST_RUFFS_2 (D1, 4H by South): West's H6 on trick 2's spade lead, holding S7 S6, wins
     the trick; the record has his S6 on trick 11 (South's HJ lead).  Read the other way, West
     follows with S6 to trick 2 (South's SA wins it) and with H6 to trick 11: no revoke, and
-    declarer wins all 13 - not the 12 of the ruling as recorded (found after the round)."""
+    declarer wins all 13 - not the 12 of the ruling as recorded (found after the round); nor
+    is there a revoke for Law 64C to weigh."""
     a = _audit(D1, "4H", WEST_RUFFS_2)
     (words,) = _words(a)
-    assert ("read as S6, he revoked on no trick, and declarer would have 13 tricks, not 12"
-            in words)
+    assert "read as S6, there is no revoke: no ruling, declarer keeps 13 tricks" in words
     assert board_row(a)["confirm_card"] == "trick 2 West H6 (S6?)"
 
 

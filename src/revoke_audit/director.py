@@ -134,8 +134,10 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     if reading.tricks_adjusted is None:
         return (f"{head}; read as {twin}, the rest of the record no longer fits the deal (the "
                 "card as recorded is the likelier)")
-    later = (f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
-             if reading.later is not None else "he revoked on no trick, and ")
+    if reading.later is None:  # no revoke at all that way: no ruling, nor any 64C
+        return (f"{head}; read as {twin}, there is no revoke: no ruling, declarer keeps "
+                f"{reading.tricks_adjusted} tricks")
+    later = f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
     if reading.tricks_adjusted == a.ruling.tricks_adjusted:
         return (f"{head}; read as {twin}, {later}the ruling is the same either way "
                 f"({reading.tricks_adjusted} tricks for declarer)")
