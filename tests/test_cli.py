@@ -12,14 +12,14 @@ from revoke_audit.cli import main
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 BOARDS = """\
-source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west,tricks_equity,review_64c,tricks_by_cards,tricks_automatic,ruling_basis,field,mp_pct_ns,mp_pct_ns_adjusted,imps_ns,imps_ns_adjusted,scoring_method
-revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,10,3NT+1,430,430,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2,10,false,10,11,64B5,,,,,,
-revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,12,4H+2,480,480,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West,12,false,12,13,64B5,,,,,,
+source,line,game,event,date,board,room,dealer,vul,declarer,contract,play,tricks_stated,tricks_played,tricks_adjusted,result_adjusted,score_ns,score_ns_adjusted,revokes,defective_tricks,record_errors,laws,status,scoring,parse_problems,below_ns,above_ns,below_ew,above_ew,scoring_notes,north,east,south,west,tricks_equity,review_64c,tricks_by_cards,tricks_automatic,ruling_basis,field,mp_pct_ns,mp_pct_ns_adjusted,imps_ns,imps_ns_adjusted,scoring_method,tricks_64c,result_64c,score_ns_64c,ruling_64c,confirm_card
+revoke.pbn,4,1,'=Thursday Pairs,2026.11.20,2,,N,None,S,3NT,complete,10,10,10,3NT+1,430,430,1,0,0,2017,irregular,duplicate,0,,,,,,Ed North,Flo East,Gus South,'=1+2,10,false,10,11,64B5,,,,,,,10,3NT+1,430,no damage,
+revoke.lin,1,1,,,7,,N,None,S,4H,complete,,12,12,4H+2,480,480,1,0,0,2017,irregular,duplicate,0,,,,,,Ann North,Bob East,Cy South,Di West,12,false,12,13,64B5,,,,,,,12,4H+2,480,no damage,trick 2 West H6 (S6?)
 """
 FINDINGS = """\
 source,line,game,board,room,code,law,trick,seat,role,suit_led,card,held,established,transferred,equity_tricks,message,player,marked,log_line,ruling
-revoke.pbn,25,1,2,,RV002,64B5,3,W,defender,H,D5,H7 H6,true,0,10,"trick 3: West (defender) played D5 on a heart lead holding H7 H6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred)",'=1+2,false,,"'=1+2 (West, defender), trick 3: played D5 on a heart lead holding H7 H6 (Law 61A); established when his partner played to trick 4 (63A1); found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); tricks for declarer: 10 played, 10 adjusted (11 had the table known in time); final result 3NT+1 by South: N-S +430, E-W -430; basis: 64B5."
-revoke.lin,1,1,7,,RV002,64B5,2,W,defender,S,H6,S7 S6,true,0,12,"trick 2: West (defender) played H6 on a spade lead holding S7 S6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); he held S6, of the same rank: possibly a recording slip, to confirm with the table",Di West,false,,"Di West (West, defender), trick 2: played H6 on a spade lead holding S7 S6 (Law 61A); established when he played to trick 3 (63A1); found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); tricks for declarer: 12 played, 12 adjusted (13 had the table known in time); final result 4H+2 by South: N-S +480, E-W -480; basis: 64B5."
+revoke.pbn,25,1,2,,RV002,64B5,3,W,defender,H,D5,H7 H6,true,0,10,"trick 3: West (defender) played D5 on a heart lead holding H7 H6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred)",'=1+2,false,,"'=1+2 (West, defender), trick 3: played D5 on a heart lead holding H7 H6 (Law 61A); established when his partner played to trick 4 (63A1); found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); tricks for declarer: 10 played, 10 adjusted (11 had the table known in time); final result 3NT+1 by South: N-S +430, E-W -430; the revoke itself cost North-South nothing (double dummy from trick 3, following suit against the card played: North-South 0 tricks worse off; 10 for declarer had he followed): 64C: no damage, the result stands; basis: 64B5."
+revoke.lin,1,1,7,,RV002,64B5,2,W,defender,S,H6,S7 S6,true,0,12,"trick 2: West (defender) played H6 on a spade lead holding S7 S6: found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); he held S6, of the same rank: possibly a recording slip, to confirm with the table",Di West,false,,"Di West (West, defender), trick 2: played H6 on a spade lead holding S7 S6 (Law 61A); established when he played to trick 3 (63A1); found after the round ended: no automatic transfer (64B5); refer to the Director under 64C (had attention been drawn in time, 1 trick would have been transferred); tricks for declarer: 12 played, 12 adjusted (13 had the table known in time); final result 4H+2 by South: N-S +480, E-W -480; the revoke itself cost North-South nothing (double dummy from trick 2, following suit against the card played: North-South 2 tricks worse off; 12 for declarer had he followed; the record shows North-South losing 0 tricks against that (declarer 12), so 0 tricks counted): 64C: no damage, the result stands; possibly a recording slip (he held S6, of the same rank): confirm the card with the record's source before signing; read as S6, the rest of the record no longer fits the deal (the card as recorded is the likelier); basis: 64B5."
 """
 
 
@@ -49,14 +49,15 @@ def test_audit_writes_exact_csv_for_pbn_and_lin(cli, tmp_path):
         "transferred); he held S6, of the same rank: possibly a recording slip, to confirm with "
         "the table",
         "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+2 "
-        "480 (64B5: found after the round, no automatic transfer)",
+        "480 (64B5: found after the round, no automatic transfer; confirm the card with the "
+        "record's source before signing: trick 2 West H6 (S6?))",
         "2 boards: 0 clean, 2 irregular, 0 inconsistent, 0 unreadable; 2 revoke findings, "
         "0 defective tricks, 0 record errors, 0 parse problems",
     ]
     cli("audit", "revoke.pbn", "--discovered", "table", "-o", str(boards))
     row = boards.read_text().splitlines()[1]
     assert row.split(",")[13:16] == ["10", "11", "3NT+2"]  # 64A2 at the table
-    assert row.endswith(",10,false,10,11,64A,,,,,,")
+    assert row.endswith(",10,false,10,11,64A,,,,,,,11,3NT+2,460,no damage,")
     assert not list(tmp_path.glob(".revoke-audit-*"))  # no temp file left behind
 
 
@@ -127,9 +128,11 @@ def test_equity_option_fills_the_columns(cli, tmp_path):
     header, row = list(csv.reader(io.StringIO(findings.read_text())))
     assert dict(zip(header, row))["equity_tricks"] == "10"
     header, row = boards.read_text().splitlines()
-    assert ",tricks_equity,review_64c," in header and row.endswith(",10,false,10,11,64B5,,,,,,")
+    assert ",tricks_equity,review_64c," in header and row.endswith(
+        ",10,false,10,11,64B5,,,,,,,10,3NT+1,430,no damage,")
     cli("audit", "revoke.pbn", "--no-equity", "-o", str(boards))
-    assert boards.read_text().splitlines()[1].endswith(",,,10,11,64B5,,,,,,")
+    # --no-equity: no double-dummy figures, and Law 64C not assessed
+    assert boards.read_text().splitlines()[1].endswith(",,,10,11,64B5,,,,,,,,,,not assessed,")
 
 
 def test_library_api_gives_dataframes():

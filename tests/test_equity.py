@@ -253,3 +253,79 @@ def test_a_position_the_solver_refuses_changes_nothing_but_the_equity_cells(monk
     plain_row, refused_row = board_row(plain), board_row(refused)
     assert refused_row == plain_row
     assert (refused_row["status"], refused_row["tricks_equity"]) == ("irregular", None)
+
+
+# --- Law 64C decided: the revoke's own cost, and the result the Director signs ----------------
+
+from deals import BASE1, D1, WEST_RUFFS_2  # noqa: E402
+
+
+def _decided(deal, contract, tricks, **kw):
+    from revoke_audit.director import ruling_text
+    a = audit_board(board(deal, contract, "S", tricks), AuditOptions(**kw))
+    row = board_row(a)
+    words = [ruling_text(a, f) for f in a.findings if f.code.startswith("RV")]
+    return a, tuple(row[c] for c in ("ruling_64c", "tricks_64c", "result_64c",
+                                     "score_ns_64c")), words
+
+
+def test_64c_assigns_what_the_revoke_cost_beyond_the_rectification():
+    """EAST_KEEPS_TRUMP_10 (D3, 3H by South, worked out in test_the_automatic_transfer_two_
+    tricks_short_of_the_damage): the revoke cost N-S 3 tricks double dummy (4 had East
+    followed with H2, 1 after his CQ), and the record shows the same loss against the par (9
+    against 6).  The cards do not settle it: after the CQ, East may ruff South's DA or not.
+    Found after the round, nothing is given back: 64C assigns 6 + 3 = 9, 3H= +140 (vul none).
+    At the table 64A2 gives one back (7): 64C adds the other 2: 9 again."""
+    a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
+    assert cells == ("adjusted", 9, "3H=", 140)
+    assert a.ruling.tricks_adjusted == 6  # the automatic result is not touched
+    assert ("the revoke itself cost North-South 3 tricks (double dummy from trick 10"
+            in words[0])
+    assert ("no automatic transfer gives any back: 64C: North-South are due 3 tricks more, the "
+            "Director assigns 3H= by South: N-S +140, E-W -140") in words[0]
+    a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="table")
+    assert cells == ("adjusted", 9, "3H=", 140) and a.ruling.tricks_adjusted == 7
+    assert "the rectification gives back 1 trick: 64C: North-South are due 2 tricks more" in words[0]
+
+
+def test_64c_no_damage_when_the_revoke_cost_nothing():
+    """WEST_REVOKES_9 (see above): the revoke cost N-S nothing double dummy: the result as
+    ruled stands - 8 after the round (3NT-1, -50), 9 at the table (3NT=, +400)."""
+    _a, cells, words = _decided(D2, "3NT", WEST_REVOKES_9, discovered="after-round")
+    assert cells == ("no damage", 8, "3NT-1", -50)
+    assert words[0].endswith("64C: no damage, the result stands; basis: 64B5.")
+    _a, cells, _words = _decided(D2, "3NT", WEST_REVOKES_9, discovered="table")
+    assert cells == ("no damage", 9, "3NT=", 400)
+
+
+def test_a_double_dummy_cost_the_record_does_not_show_is_said_not_cut():
+    """WEST_RUFFS_2: double dummy the ruff costs N-S 2 tricks, but they made 12, the par: the
+    record shows nothing lost, and the paragraph says both figures."""
+    _a, cells, words = _decided(D1, "4H", WEST_RUFFS_2, discovered="after-round")
+    assert cells == ("no damage", 12, "4H+2", 480)
+    assert "North-South 2 tricks worse off" in words[0]
+    assert "the record shows North-South losing 0 tricks against that (declarer 12)" in words[0]
+
+
+# BASE1 with West's two last cards exchanged: trick 12 S:S9 W:DT N:S4 E:D9 - West throws DT
+# holding S7 (a revoke, found after the round: too late for 62D, 64B5) - and trick 13 S:S8 W:S7
+# N:S5 E:C9.  Before trick 12: S S9 S8, W S7 DT, N S5 S4, E D9 C9 (no trump left).  Following
+# with S7, South's S9 and then S8 win both tricks whatever the others play; after DT, the same.
+
+
+
+def test_64c_by_the_cards_when_every_legal_play_gives_the_same():
+    _a, cells, words = _decided(D1, "4H", BASE1[:11] + ["S:S9 W:DT N:S4 E:D9",
+                                                        "S:S8 W:S7 N:S5 E:C9"],
+                                discovered="after-round")
+    assert cells == ("no damage", 13, "4H+3", 510)
+    assert ("the revoke itself cost North-South nothing (by the cards: from trick 12 on, every "
+            "legal play gives North-South 2 had he followed suit, 2 after his DT)") in words[0]
+
+
+def test_64c_is_not_assessed_without_the_solver():
+    _a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, equity=False)
+    assert cells == ("not assessed", None, None, None)
+    assert "64C: not assessed (no double-dummy figures: --no-equity)" in words[0]
+    _a, cells, _words = _decided(D2, "3NT", BASE2)
+    assert cells == ("none", None, None, None)

@@ -64,6 +64,7 @@ Ruling (Laws 2017):
   tricks for declarer, adjusted: 10 (basis: 64B5)
   had attention been drawn in time: 11
   Law 64C: double dummy had no revoke happened 10; review: no
+  Law 64C decided: no damage, the result stands
   result: 3NT+1 -> 3NT+1
   score N-S: 430 -> 430
 
@@ -73,8 +74,10 @@ Director's ruling:
     after the round ended: no automatic transfer (64B5); refer to the Director
     under 64C (had attention been drawn in time, 1 trick would have been
     transferred); tricks for declarer: 10 played, 10 adjusted (11 had the table
-    known in time); final result 3NT+1 by South: N-S +430, E-W -430; basis:
-    64B5.
+    known in time); final result 3NT+1 by South: N-S +430, E-W -430; the revoke
+    itself cost North-South nothing (double dummy from trick 3, following suit
+    against the card played: North-South 0 tricks worse off; 10 for declarer had
+    he followed): 64C: no damage, the result stands; basis: 64B5.
 """
 
 

@@ -342,3 +342,21 @@ def test_boards_past_the_shown_ones_are_indexed_from_disk_not_kept(tmp_path, mon
         assert cells[0].text().startswith(f"Board {board.board}")
         assert bool(cells[0].all("a")) == (n <= 2)  # a link to its section: the first two
     assert "The first 2 are shown in full below" in tree.root.text()
+
+
+def test_each_section_shows_the_64c_decision_and_the_card_to_confirm(tmp_path):
+    """The page shows what boards.csv decides: Law 64C (``ruling_64c``, with its result when
+    adjusted) beside the figures, and the cards the Director confirms before signing."""
+    out = tmp_path / "report.html"
+    result = audit_paths([SESSION], html=out)
+    irregular = result.boards[result.boards.status == "irregular"]
+    sections = page_of(out).root.all("section", "board")
+    assert "no damage" in set(irregular.ruling_64c.astype(str))
+    for section, board in zip(sections, irregular.itertuples()):
+        text = " ".join(section.text().split())
+        if str(board.ruling_64c) != "none":
+            assert "64C decided" in text and str(board.ruling_64c) in text
+        confirm = board.confirm_card if isinstance(board.confirm_card, str) else ""
+        assert ("Confirm the card with the record's source before signing" in text) == bool(confirm)
+        if confirm:
+            assert confirm in text

@@ -108,7 +108,8 @@ def test_text_output_ends_each_irregular_board_with_the_directors_line(cli, tmp_
         "holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1); he "
         "held S6, of the same rank: possibly a recording slip, to confirm with the table",
         "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510"
-        " (64A: tricks transferred)",
+        " (64A: tricks transferred; confirm the card with the record's source before signing: "
+        "trick 2 West H6 (S6?))",
     ]
 
 

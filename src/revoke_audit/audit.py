@@ -7,7 +7,7 @@ The library's entries for one board (``audit_board``) and for a stream of record
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from .checks import mark_answers, stated_result
 from .codes import board_status, level, play_checked
@@ -15,6 +15,7 @@ from .discovery import decide
 from .duties import apply_table_facts
 from .findings import Finding
 from .laws import AFTER_ROUND, Ruling, Scoring, get_edition
+from .laws.common import NO_64C, NOT_ASSESSED
 from .laws.dates import edition_for
 from .options import AuditOptions
 from .record import BoardRecord
@@ -39,6 +40,12 @@ class BoardAudit:
     review_64c: bool | None = None  # --equity: that gives the non-offending side more
     discovered: str = AFTER_ROUND  # the time of discovery ruled under (the log's, or the run's)
     log_given: bool = False  # the run had a director's log (--table-facts)
+    ruling_64c: str = NO_64C  # Law 64C decided (``laws.common``: none, no damage, ...)
+    tricks_64c: int | None = None  # declarer's tricks under 64C (no damage: as adjusted)
+    words_64c: str = ""  # the revoke's own cost and the decision, in words (``director``)
+    # revokes whose card the Director confirms with the record's source before signing
+    # (``slip_readings``), by (trick, seat)
+    confirm: dict[tuple[int, int], "OtherReading"] = field(default_factory=dict)
 
     def count(self, family: str) -> int:
         return sum(1 for f in self.findings if f.code.startswith(family))
@@ -90,10 +97,15 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     audit = BoardAudit(record, rp, ruling, checked, tricks_stated=stated,
                        table_facts=board_facts, discovered=discovered,
                        log_given=options.table_facts is not None)
+    if rp.coherent and rp.revokes:
+        audit.confirm = slip_readings(rp, ruling, edition, discovered)
+    duplicate = ruling.scoring == Scoring.DUPLICATE
+    if duplicate and any(f.code.startswith("RV") and f.established for f in audit.findings):
+        audit.ruling_64c = NOT_ASSESSED  # until the figures say otherwise
+        audit.words_64c = "64C: not assessed (no double-dummy figures: --no-equity)"
     if options.equity and rp.revokes:
         from .equity import assess  # the solver is loaded only when asked for
 
-        duplicate = ruling.scoring == Scoring.DUPLICATE
         try:
             figures = assess(rp, audit.findings, ruling.tricks_played, ruling.tricks_adjusted,
                              duplicate)
@@ -101,10 +113,61 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
             audit.findings.append(Finding(
                 "EQ002", f"no double-dummy estimate for this board: the solver refused the "
                 f"position ({type(exc).__name__}: {exc})", record.line))
+            audit.words_64c = "64C: not assessed (the solver refused the position)"
         else:
             audit.findings = figures.findings
             audit.tricks_equity, audit.review_64c = figures.tricks, figures.review
+            if figures.decision is not None:
+                d = figures.decision
+                audit.ruling_64c, audit.tricks_64c, audit.words_64c = d.ruling, d.tricks, d.words
+            elif audit.ruling_64c == NOT_ASSESSED:  # a log's duty: no card of the suit led
+                audit.words_64c = "64C: not assessed (no double-dummy figure for this revoke)"
     return audit
+
+
+class OtherReading(NamedTuple):
+    """A revoke card that may be the recorder's slip rather than the player's (Law 61A is
+    broken only by a card played): ``twin``, the card of the suit led of the same rank he held
+    (DQ written for SQ), or None for a card of dummy's (on view, rarely revoked at the table:
+    at championship level usually the operator's slip); read with the twin, declarer's tricks
+    after the ruling (``tricks_adjusted``) and the trick where a later card becomes the revoke
+    (``later``)."""
+
+    twin: int | None
+    tricks_adjusted: int | None = None
+    later: int | None = None
+
+
+def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
+                  ) -> dict[tuple[int, int], OtherReading]:
+    """The revokes of ``rp`` whose card a Director confirms with the record's source before
+    signing (a card of the rank of one he held in the suit led; any revoke by dummy), with the
+    ruling on the other reading - the two cards exchanged in the record - when there is one."""
+    out: dict[tuple[int, int], OtherReading] = {}
+    dummy = (rp.declarer + 2) % 4 if rp.declarer is not None else None
+    for fact in rp.revokes:
+        if fact.duty:
+            continue
+        twin = fact.suit_led * 13 + fact.card % 13
+        if fact.held >> twin & 1:
+            out[(fact.trick, fact.seat)] = _read_with(rp, fact, twin, edition, discovered)
+        elif fact.seat == dummy:
+            out[(fact.trick, fact.seat)] = OtherReading(None)
+    return out
+
+
+def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherReading:
+    """The record read with ``fact.card`` and ``twin`` exchanged in the player's plays."""
+    swap = {fact.card: twin, twin: fact.card}
+    plays = tuple(p._replace(card=swap[p.card]) if p.card in swap and p.seat in (fact.seat, None)
+                  else p for p in rp.record.play)
+    other = replay(replace(rp.record, play=plays))
+    if not other.coherent or not other.auditable:
+        return OtherReading(twin)
+    again = decide(other, edition, discovered)
+    later = min((f.trick for f in other.revokes if f.seat == fact.seat and f.trick > fact.trick),
+                default=None)
+    return OtherReading(twin, again.tricks_adjusted, later)
 
 
 def _apply_log(rp: Replay, code, board_facts: BoardFacts | None) -> list[Finding]:

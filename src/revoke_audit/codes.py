@@ -99,6 +99,8 @@ CODES: dict[str, str] = {
     "LW002": "the stated result already holds the table's ruling on a revoke (a result the "
              "recorded cards cannot give, which the automatic rectification gives): it stands, "
              "no further trick is transferred",
+    "LW003": "on a board with a revoke or defective trick, what the recorded cards allow over "
+             "the tricks left was not worked out: the exact search ran out of its budget",
     # --- duplicates (DU): notes, never errors ---
     "DU001": "the same record as one read earlier in the run (another file, or another copy): "
              "its findings and ruling are reported there, once",

@@ -10,6 +10,7 @@ from .audit import BoardAudit
 from .cards import card_str, seat_name
 from .findings import Finding
 from .laws import Scoring
+from .laws.common import ADJUSTED_64C, NO_64C
 from .replay.model import CLAIMED
 from .scoring import result_string, score_ns
 
@@ -21,7 +22,7 @@ def ruling_text(a: BoardAudit, f: Finding) -> str:
     if f.code not in _RULED or f.seat is None:
         return ""
     parts = [f"{_who(a, f.seat)}, trick {f.trick}: {_what(f)}", _established(a, f),
-             _law(f), _tricks(a), _score(a),
+             _law(f), _tricks(a), _score(a), _law_64c(a, f), confirm_words(a, f),
              f"basis: {a.ruling.basis}"]
     return "; ".join(p for p in parts if p) + "."
 
@@ -98,8 +99,66 @@ def _score(a: BoardAudit) -> str:
     return f"final result {result}{by}: N-S {ns:+d}, E-W {-ns:+d}"
 
 
+def _law_64c(a: BoardAudit, f: Finding) -> str:
+    """Law 64C decided, on the paragraph of an established revoke: the revoke's own cost and
+    how it was measured, and "no damage, the result stands" or the result 64C assigns."""
+    if not (f.code.startswith("RV") and f.established) or a.ruling_64c == NO_64C:
+        return ""
+    if a.ruling_64c != ADJUSTED_64C or a.tricks_64c is None:
+        return a.words_64c
+    rec = a.record
+    result = result_string(rec.contract, a.tricks_64c)
+    by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
+    ns = score_ns(rec.contract, rec.declarer, rec.vul, a.tricks_64c)
+    score = f": N-S {ns:+d}, E-W {-ns:+d}" if ns is not None else ""
+    return f"{a.words_64c}, the Director assigns {result}{by}{score}"
+
+
+#: What the Director does about a card that may be the record's slip.
+CONFIRM = "confirm the card with the record's source before signing"
+
+
+def confirm_words(a: BoardAudit, f: Finding) -> str:
+    """Item of the paragraph for a revoke card that may be a slip of the recorder's (Law 61A
+    is broken only by a card played): what to confirm, and whether the ruling depends on it."""
+    if not f.code.startswith("RV") or f.trick is None or f.seat is None:
+        return ""
+    reading = a.confirm.get((f.trick, f.seat))
+    if reading is None:
+        return ""
+    if reading.twin is None:
+        return ("a revoke by dummy, whose cards are on view: at championship level usually the "
+                f"operator's slip - {CONFIRM}")
+    twin = card_str(reading.twin)
+    head = f"possibly a recording slip (he held {twin}, of the same rank): {CONFIRM}"
+    if reading.tricks_adjusted is None:
+        return (f"{head}; read as {twin}, the rest of the record no longer fits the deal (the "
+                "card as recorded is the likelier)")
+    if reading.later is None:  # no revoke at all that way: no ruling, nor any 64C
+        return (f"{head}; read as {twin}, there is no revoke: no ruling, declarer keeps "
+                f"{reading.tricks_adjusted} tricks")
+    later = f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
+    if reading.tricks_adjusted == a.ruling.tricks_adjusted:
+        return (f"{head}; read as {twin}, {later}the ruling is the same either way "
+                f"({reading.tricks_adjusted} tricks for declarer)")
+    return (f"{head}; read as {twin}, {later}declarer would have {reading.tricks_adjusted} "
+            f"tricks, not {_n(a.ruling.tricks_adjusted)}")
+
+
+def confirm_cells(a: BoardAudit) -> str | None:
+    """boards.csv ``confirm_card``: the revoke cards to confirm with the record's source before
+    signing, as "trick 5 West DQ (SQ?)" (dummy's: "trick 3 North C3 (dummy)"), joined by "; "."""
+    out = []
+    for (trick, seat), reading in sorted(a.confirm.items()):
+        card = next((f.card for f in a.replay.revokes if (f.trick, f.seat) == (trick, seat)),
+                    None)
+        what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
+        out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
+    return "; ".join(out) or None
+
+
 def _n(n: int | None) -> str:
     return "?" if n is None else str(n)
 
 
-__all__ = ["ruling_text"]
+__all__ = ["ruling_text", "confirm_words", "confirm_cells", "CONFIRM"]

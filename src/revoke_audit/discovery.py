@@ -25,23 +25,28 @@ from .laws.common import TABLE_RULING, ruling_basis
 from .laws.dates import edition_for
 from .record import BoardRecord
 from .replay import Replay
-from .replay.by_cards import cards_range, completed, continuations, position
-from .replay.model import COMPLETE
+from dataclasses import replace
+
+from .replay.by_cards import (RangeUnknown, cards_range, completed, continuations,
+                              exact_range, position)
+from .replay.model import CLAIMED, COMPLETE
 
 
 def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     """The ruling that applies to ``rp`` when its revokes were ``discovered`` as the run (or
     the director's log) says, with ``tricks_played``, ``tricks_by_cards``,
     ``tricks_automatic`` and ``basis`` set."""
-    span = cards_range(rp)
-    by_cards = span[0] if span is not None and span[0] == span[1] else None
     if not (rp.revokes or rp.defects):  # nothing to rule: one pass of the edition
+        span = cards_range(rp)
+        by_cards = span[0] if span is not None and span[0] == span[1] else None
         ruling = edition.rule(rp, TABLE)
         return _finish(ruling, ruling, rp.tricks_played, by_cards)
+    span, unknown = _exact_span(rp)
+    by_cards = span[0] if span is not None and span[0] == span[1] else None
     stated = _stated(rp)
     impossible = None
     if span is not None and stated is not None and not span[0] <= stated <= span[1]:
-        held = _table_ruling(rp, edition, stated)
+        held = _table_ruling(rp, edition, stated, span)
         if held is not None:
             return _held(rp, held, stated, by_cards)
         if rp.play_status != COMPLETE:  # a complete play's Result is checked by RC023
@@ -50,7 +55,23 @@ def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     ruling = table if discovered == TABLE else edition.rule(rp, AFTER_ROUND)
     if impossible is not None and not any(f.code == "RC022" for f in rp.findings):
         ruling.findings.append(impossible)
+    if unknown is not None:
+        ruling.findings.append(unknown)
     return _finish(ruling, table, rp.tricks_played, by_cards)
+
+
+def _exact_span(rp: Replay) -> tuple[tuple[int, int] | None, Finding | None]:
+    """The cards' range on a board with a revoke or a defective trick, whatever the number of
+    tricks left (``by_cards.exact_range``); when the search runs out of its budget, no range
+    and the LW003 note saying so (the stated result is then taken as it stands)."""
+    try:
+        return exact_range(rp), None
+    except RangeUnknown as out:
+        rec = rp.record
+        return None, Finding("LW003", f"what the recorded cards allow over the {out.tricks_left} "
+                             f"tricks left was not worked out (more than {out.budget} positions "
+                             "to try): the stated result is not checked against them",
+                             rec.result_line or rec.claim_line or rec.line)
 
 
 def _stated(rp: Replay) -> int | None:
@@ -69,7 +90,8 @@ def _finish(ruling: Ruling, table: Ruling, played: int | None, by_cards: int | N
     return ruling
 
 
-def _table_ruling(rp: Replay, edition: Edition, stated: int) -> tuple[Ruling, int, str] | None:
+def _table_ruling(rp: Replay, edition: Edition, stated: int,
+                  span: tuple[int, int] | None = None) -> tuple[Ruling, int, str] | None:
     """(the automatic ruling, the cards' tricks it starts from, the edition's title) that gives
     exactly ``stated`` - under the edition applied first, then the code in force at the
     record's date - for the play as recorded or, when it stops early, some legal way of
@@ -78,7 +100,7 @@ def _table_ruling(rp: Replay, edition: Edition, stated: int) -> tuple[Ruling, in
     dated = get_edition(edition_for(rp.record, "auto")[0])
     if dated.name != edition.name:
         editions.append(dated)
-    plays = [rp] if rp.play_status == COMPLETE else _played_out(rp)
+    plays = [rp] if rp.play_status == COMPLETE else _played_out(rp, span)
     for code in editions:
         for full in plays:
             ruling = code.rule(full, TABLE)
@@ -87,12 +109,16 @@ def _table_ruling(rp: Replay, edition: Edition, stated: int) -> tuple[Ruling, in
     return None
 
 
-def _played_out(rp: Replay) -> list[Replay]:
-    """The record played to the end every legal way its cards allow (few tricks left)."""
+def _played_out(rp: Replay, span: tuple[int, int] | None) -> list[Replay]:
+    """The record played to the end every legal way its cards allow (few tricks left); with
+    more left, the record as claimed for each total the cards allow (the claimed tricks
+    coming after the played ones, as for any claim)."""
     at = position(rp)
-    if at is None:
+    if at is not None:
+        return [completed(rp, line) for line in continuations(*at, rp.trump)]
+    if span is None or rp.tricks and rp.tricks[-1].winner is None:
         return []
-    return [completed(rp, line) for line in continuations(*at, rp.trump)]
+    return [replace(rp, claim=k, play_status=CLAIMED) for k in range(span[0], span[1] + 1)]
 
 
 def _held(rp: Replay, held: tuple[Ruling, int, str], stated: int, by_cards: int | None

@@ -18,10 +18,16 @@ from dataclasses import dataclass, replace
 
 from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solve_board
 
-from .cards import card_str, count, deal_str, parse_card, seat_name, side_name, winning_index
+from .cards import (card_str, count, deal_str, parse_card, seat_name, side_name,
+                    winning_index)
 from .findings import Finding, tricks as trick_count
+from .laws.common import ADJUSTED_64C, NO_DAMAGE, NOT_ASSESSED
 from .replay import Replay, RevokeFact
+from .replay.by_cards import RangeUnknown, Search
 from .replay.model import FOLLOW
+
+#: Positions the cards' own measure of a revoke's cost may visit (then double dummy decides).
+CARDS_BUDGET = 20_000
 
 
 #: DDS keeps state between calls: two threads solving at once (a Dask worker runs tasks in
@@ -229,6 +235,106 @@ def _position(rp: Replay, fact: RevokeFact) -> int:
     return (fact.seat - rp.tricks[fact.trick - 1].leader) % 4
 
 
+def cost_by_cards(rp: Replay, fact: RevokeFact) -> tuple[int, int] | None:
+    """(the non-offending side's tricks from the revoke trick on had the offender followed
+    suit, and after the card he played) when the cards settle both: every card of the suit led
+    he held, and every legal play after it or after his revoke card, gives them the same
+    number (Laws 44C, 44G) - no assumption of best play, so no misplay of theirs later is
+    counted.  None when they do not, or the position is not known."""
+    before = _cards_before(rp, fact)
+    if before is None:
+        return None
+    trick = rp.tricks[fact.trick - 1]
+    hands = list(rp.hands_at[fact.trick - 1])
+    order = [(trick.leader + i) % 4 for i in range(4)]
+    for s, c in zip(order, before):
+        hands[s] &= ~(1 << c)
+    search = Search(rp.trump, 1 - fact.seat % 2, CARDS_BUDGET)
+    follows = [c for c in range(52) if hands[fact.seat] >> c & 1 and c // 13 == fact.suit_led]
+    got: list[set[int]] = []
+    try:
+        for cards in (follows, [fact.card]):
+            seen: set[int] = set()
+            for card in cards:
+                after = hands[:]
+                after[fact.seat] &= ~(1 << card)
+                seen.update(search.range(tuple(after), trick.leader, tuple(before) + (card,)))
+                if len(seen) > 1:
+                    return None
+            got.append(seen)
+    except RangeUnknown:
+        return None
+    return got[0].pop(), got[1].pop()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Law 64C decided for a board: ``ruling`` (``laws.common``'s NO_DAMAGE, ADJUSTED_64C or
+    NOT_ASSESSED), declarer's tricks under it (the automatic result when there is no damage;
+    the result the Director assigns when there is), and the words that say why - the
+    revoke's own cost and how it was measured."""
+
+    ruling: str
+    tricks: int | None
+    words: str
+
+
+def decide_64c(rp: Replay, board: BoardEquity | None, played: int | None,
+               adjusted: int | None) -> Decision:
+    """Law 64C for a board whose established revokes ``board`` measures: the revoke's own cost
+    to the non-offending side - by the cards where they settle it (``cost_by_cards``), else
+    double dummy from the revoke (``BoardEquity.damage``, no more than the record shows lost:
+    said when that is less) - against what the rectification gives back; the difference, if
+    any, is the 64C adjustment.  Both sides revoked: the par as though neither had (64C2(b)).
+    64C only adds to the rectification (Law 12B2: never less than the automatic result)."""
+    if board is None or adjusted is None:
+        return Decision(NOT_ASSESSED, None, "64C: not assessed (the position at the revoke "
+                        "is not known from the record)")
+    if board.both_sides:
+        if board.tricks == adjusted:
+            return Decision(NO_DAMAGE, adjusted, "both sides revoked (64C2(b)): as though "
+                            f"neither had, double dummy gives declarer {board.tricks}, the "
+                            "result as ruled: 64C: no damage, the result stands")
+        return Decision(ADJUSTED_64C, board.tricks, "both sides revoked: as though neither "
+                        f"had, double dummy gives declarer {board.tricks}: 64C2(b)")
+    first, nos = board.first, side_name(board.first.seat + 1)
+    settled = cost_by_cards(rp, first)
+    if settled is not None:
+        cost = max(0, settled[0] - settled[1])
+        how = (f"by the cards: from trick {first.trick} on, every legal play gives {nos} "
+               f"{settled[0]} had he followed suit, {settled[1]} after his {card_str(first.card)}")
+    elif board.damage is not None and board.cost is not None:
+        cost = board.damage
+        how = f"double dummy from trick {first.trick}, {_dd_words(rp, board, played)}"
+    else:
+        return Decision(NOT_ASSESSED, None, "64C: not assessed (the solver gave no figure "
+                        "for the revoke position)")
+    own = (f"the revoke itself cost {nos} {trick_count(cost)}" if cost else
+           f"the revoke itself cost {nos} nothing") + f" ({how})"
+    due = cost - board.given
+    if due <= 0:
+        back = f"; the rectification gives back {trick_count(board.given)}" if board.given else ""
+        return Decision(NO_DAMAGE, adjusted, f"{own}{back}: 64C: no damage, the result stands")
+    toward_declarer = first.seat % 2 != rp.declarer % 2
+    tricks = max(0, min(13, adjusted + due if toward_declarer else adjusted - due))
+    back = (f"the rectification gives back {trick_count(board.given)}" if board.given
+            else "no automatic transfer gives any back")
+    return Decision(ADJUSTED_64C, tricks, f"{own}; {back}: 64C: {nos} are due "
+                    f"{trick_count(due)} more")
+
+
+def _dd_words(rp: Replay, board: BoardEquity, played: int | None) -> str:
+    """The double-dummy measure in figures, saying when the record caps it."""
+    nos = side_name(board.first.seat + 1)
+    dd = max(0, board.cost.tricks)
+    words = (f"following suit against the card played: {nos} {trick_count(dd)} worse off; "
+             f"{board.tricks} for declarer had he followed")
+    if board.damage is not None and board.damage < dd:
+        words += (f"; the record shows {nos} losing {trick_count(board.damage)} against that "
+                  f"(declarer {played}), so {trick_count(board.damage)} counted")
+    return words
+
+
 # --- a board's findings with their figures ---------------------------------------------------
 
 @dataclass(frozen=True)
@@ -239,6 +345,7 @@ class Assessment:
     findings: list[Finding]
     tricks: int | None = None
     review: bool | None = None
+    decision: Decision | None = None  # Law 64C decided (None: no established revoke)
 
 
 def assess(rp: Replay, findings: list[Finding], played: int | None, adjusted: int | None,
@@ -263,11 +370,14 @@ def assess(rp: Replay, findings: list[Finding], played: int | None, adjusted: in
         out.append(finding)
     given = _given_back(rp, established, played, adjusted)
     board = board_equity(rp, established, played, adjusted, given, has_64c, solved)
+    decision = None
+    if established and has_64c and any(f.kind == FOLLOW for f in established):
+        decision = decide_64c(rp, board, played, adjusted)
     if board is None:
-        return Assessment(out)
+        return Assessment(out, decision=decision)
     if board.review:
         out.append(_review_finding(rp, board, adjusted))
-    return Assessment(out, board.tricks, board.review)
+    return Assessment(out, board.tricks, board.review, decision)
 
 
 def _given_back(rp: Replay, facts: list[RevokeFact], played: int | None,

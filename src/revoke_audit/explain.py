@@ -331,6 +331,12 @@ def ruling_steps(a: BoardAudit) -> list[str]:
         review = {True: "yes", False: "no", None: "not under this code"}[a.review_64c]
         lines.append(f"  Law 64C: double dummy had no revoke happened {a.tricks_equity}; "
                      f"review: {review}")
+    if a.ruling_64c != "none":
+        decided = {"adjusted": f"adjusted to {row['result_64c']} (N-S {_num(row['score_ns_64c'])})",
+                   "no damage": "no damage, the result stands"}.get(a.ruling_64c, a.ruling_64c)
+        lines.append(f"  Law 64C decided: {decided}")
+    if row.get("confirm_card"):
+        lines.append(f"  confirm with the record's source before signing: {row['confirm_card']}")
     played_res = result_string(a.record.contract, played)
     lines.append(f"  result: {played_res or '?'} -> {row['result_adjusted'] or '?'}")
     return lines + _score_lines(a, row)

@@ -11,7 +11,7 @@ from typing import IO, Iterator
 
 from .report import Reports
 from .rescore import Fields, Figures
-from .rows import FIELD_COLUMNS, LeanRow, Rendered
+from .rows import AFTER_FIELD, FIELD_COLUMNS, LeanRow, Rendered
 from .targets import ReportError
 
 
@@ -122,8 +122,9 @@ _EMPTY = "," * len(FIELD_COLUMNS) + "\n"  # the end of a boards.csv line without
 
 
 def _patched_text(line: str, text: str) -> str:
-    """A boards.csv line ending in the empty field cells, with ``text`` (the cells as CSV)
-    instead."""
-    if not line.endswith(_EMPTY):
+    """A boards.csv line with its field cells empty (followed by the plain ``AFTER_FIELD``
+    cells), with ``text`` (the cells as CSV) instead."""
+    head, *after = line[:-1].rsplit(",", len(AFTER_FIELD)) if AFTER_FIELD else (line[:-1],)
+    if not line.endswith("\n") or not (head + "\n").endswith(_EMPTY):
         raise ValueError("a boards.csv line without its empty field cells")
-    return line[:-len(_EMPTY)] + "," + text + "\n"
+    return head[:-len(_EMPTY) + 1] + "," + text + "".join("," + c for c in after) + "\n"

@@ -30,13 +30,14 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "role": ("declarer", "dummy", "defender"),
     "suit_led": tuple(SUITS),
     "scoring_method": ("mp", "mp-neuberg", "cross-imp", "butler", "teams"),
+    "ruling_64c": ("none", "no damage", "adjusted", "not assessed"),
 }
 INTEGERS = frozenset((
     "line", "game", "tricks_stated", "tricks_played", "tricks_adjusted", "score_ns",
     "score_ns_adjusted", "revokes", "defective_tricks", "record_errors", "parse_problems",
     "below_ns", "above_ns", "below_ew", "above_ew", "trick", "transferred", "equity_tricks",
     "log_line", "tricks_equity", "tricks_by_cards", "tricks_automatic", "field",
-    "boards", "rank", "rank_adjusted"))
+    "boards", "rank", "rank_adjusted", "tricks_64c", "score_ns_64c"))
 FLOATS = frozenset(("mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted", "score",
                     "score_adjusted"))
 BOOLEANS = frozenset(("established", "marked", "review_64c"))

@@ -398,6 +398,12 @@ def director_line(row: dict[str, object]) -> str:
     why = _BASIS_WORDS.get(basis, basis) if basis and basis != "none" else ""
     if row.get("review_64c") is True:
         why += "; 64C review" if why else "64C review"
+    if row.get("ruling_64c") == "adjusted":
+        law = f"64C: {_with_score(str(row['result_64c'] or '?'), row.get('score_ns_64c'))}"
+        why += f"; {law}" if why else law
+    if row.get("confirm_card"):
+        confirm = f"confirm the card with the record's source before signing: {row['confirm_card']}"
+        why += f"; {confirm}" if why else confirm
     why = f" ({why})" if why else ""
     return clean_text(f"{row['source']}:{row['line']}: {where}: {before} -> {after}{why}")
 

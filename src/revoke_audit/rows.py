@@ -10,7 +10,7 @@ from typing import Iterable, Iterator, NamedTuple
 from .audit import BoardAudit
 from .cards import SEATS, SUITS, card_str, holding_str
 from .codes import board_status
-from .director import ruling_text
+from .director import confirm_cells, ruling_text
 from .findings import Finding
 from .laws import Scoring
 from .scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
@@ -25,11 +25,19 @@ BOARD_COLUMNS = (
     "scoring_notes", "north", "east", "south", "west", "tricks_equity", "review_64c", "tricks_by_cards",
     "tricks_automatic", "ruling_basis",
 ) + ("field", "mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted",
-     "scoring_method")
-#: The last columns of boards.csv: the board's field in figures, filled in after every board
-#: is audited (``rescore``); empty in a board's row as it is rendered.
-FIELD_COLUMNS = BOARD_COLUMNS[-6:]
+     "scoring_method") + ("tricks_64c", "result_64c", "score_ns_64c", "ruling_64c",
+                          "confirm_card")
+#: The board's field in figures, filled in after every board is audited (``rescore``); empty
+#: in a board's row as it is rendered.
+FIELD_COLUMNS = ("field", "mp_pct_ns", "mp_pct_ns_adjusted", "imps_ns", "imps_ns_adjusted",
+                 "scoring_method")
 NO_FIELD = dict.fromkeys(FIELD_COLUMNS)
+#: The columns after the field's: plain cells (figures, a result, a word; never a comma or a
+#: quote), so that a boards.csv line's field cells can be found from its end.
+AFTER_FIELD = BOARD_COLUMNS[BOARD_COLUMNS.index(FIELD_COLUMNS[-1]) + 1:]
+#: Law 64C's cells of a board with no established revoke.
+NO_64C_CELLS = {"tricks_64c": None, "result_64c": None, "score_ns_64c": None,
+                "ruling_64c": "none", "confirm_card": None}
 FINDING_COLUMNS = (
     "source", "line", "game", "board", "room", "code", "law", "trick", "seat", "role",
     "suit_led", "card", "held", "established", "transferred", "equity_tricks", "message",
@@ -278,8 +286,18 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         **dict(zip(("north", "east", "south", "west"), rec.names)),
         "tricks_equity": a.tricks_equity, "review_64c": a.review_64c,
         "tricks_by_cards": ruling.tricks_by_cards, "tricks_automatic": ruling.tricks_automatic,
-        "ruling_basis": ruling.basis, **NO_FIELD,
+        "ruling_basis": ruling.basis, **NO_FIELD, **_cells_64c(a, duplicate),
     }
+
+
+def _cells_64c(a: BoardAudit, duplicate: bool) -> dict[str, object]:
+    """boards.csv's Law 64C cells: the decision, and declarer's tricks, result and N-S score
+    under it (empty unless decided)."""
+    rec, tricks = a.record, a.tricks_64c
+    return {"tricks_64c": tricks, "result_64c": result_string(rec.contract, tricks) or None,
+            "score_ns_64c": (score_ns(rec.contract, rec.declarer, rec.vul, tricks)
+                             if duplicate and tricks is not None else None),
+            "ruling_64c": a.ruling_64c, "confirm_card": confirm_cells(a)}
 
 
 def _rubber(a: BoardAudit, contract, declarer, played, adjusted) -> dict[str, object]:

@@ -9,7 +9,7 @@ from ..codes import board_status
 from ..laws import Scoring, get_edition
 from ..laws.dates import edition_for
 from ..replay.by_cards import EXACT_TRICKS
-from ..rows import NO_FIELD
+from ..rows import NO_64C_CELLS, NO_FIELD
 from ..replay.model import CLAIMED, COMPLETE
 from ..scoring import RUBBER_COLUMNS, result_string, score_ns
 from ..visible import decodable
@@ -122,5 +122,5 @@ def board_row(source: str, line: int, game: int, event: str, date: str, board: s
         "north": names[0], "east": names[1], "south": names[2], "west": names[3],
         "tricks_equity": None, "review_64c": None,
         "tricks_by_cards": played if status == _PLAYED else None, "tricks_automatic": played,
-        "ruling_basis": "none", **NO_FIELD,
+        "ruling_basis": "none", **NO_FIELD, **NO_64C_CELLS,
     }

@@ -11,6 +11,7 @@ from enum import StrEnum
 from ..cards import SUIT_MASKS, SUITS, card_str, cards_in, holding_str, winning_index, seat_name
 from ..findings import Finding, role_of
 from ..replay import COMPLETE, CLAIMED, DefectFact, Replay, RevokeFact, Trick
+from ..replay.by_cards import settled_winner
 
 
 
@@ -67,6 +68,12 @@ class Ruling:
         else:
             self.penalty_to_declarer_side += n
 
+
+#: boards.csv ``ruling_64c``: Law 64C decided for the board - no established revoke (``none``),
+#: the revoke cost the non-offending side no more than the rectification gives back (``no
+#: damage``: the result stands), a 64C result proposed (``adjusted``), or the figures are not
+#: known (``not assessed``: --no-equity, the position at the revoke not in the record).
+NO_64C, NO_DAMAGE, ADJUSTED_64C, NOT_ASSESSED = "none", "no damage", "adjusted", "not assessed"
 
 #: ``ruling_basis`` when the stated result already holds the table's own ruling.
 TABLE_RULING = "table ruling in record"
@@ -150,8 +157,40 @@ class TrickPool:
 
 
 def winners(rp: Replay) -> dict[int, int]:
-    """Trick number -> winning seat, for the complete tricks."""
-    return {t.number: t.winner for t in rp.tricks if t.winner is not None}
+    """Trick number -> winning seat, for the complete tricks - and, on a board with a revoke
+    or a defective trick, for a last trick the record does not finish when the cards settle
+    its winner (``settled_winner``: every legal way of finishing it gives the same one) and a
+    claim after it leaves room for that trick."""
+    out = {t.number: t.winner for t in rp.tricks if t.winner is not None}
+    last = rp.tricks[-1] if rp.tricks else None
+    if last is None or last.winner is not None or not (rp.revokes or rp.defects):
+        return out
+    seat = settled_winner(rp, last.number)
+    if seat is not None and _claim_leaves_room(rp, out, seat):
+        out[last.number] = seat
+    return out
+
+
+def trick_won_by(rp: Replay, number: int, pool: "TrickPool") -> int | None:
+    """Who won trick ``number``: the record's winner, or the one the cards settle when the
+    pool counts the trick (``winners``); None when not known."""
+    winner = rp.tricks[number - 1].winner if number <= len(rp.tricks) else None
+    if winner is not None or number > len(rp.tricks) or number not in pool.owner:
+        return winner
+    seat = settled_winner(rp, number)
+    return seat if seat is not None and pool.owner[number] == seat % 2 else None
+
+
+def _claim_leaves_room(rp: Replay, won: dict[int, int], seat: int) -> bool:
+    """A claim ending the record counts the unfinished trick among the claimed ones: declarer's
+    side must have claimed one more trick than it won (``seat`` of his side), or fewer than all
+    of them (``seat`` a defender)."""
+    if rp.play_status != CLAIMED or rp.claim is None:
+        return True
+    side = rp.declarer % 2
+    more = rp.claim - sum(1 for w in won.values() if w % 2 == side)
+    left = 13 - len(won)
+    return more >= 1 if seat % 2 == side else more <= left - 1
 
 
 def revoke_finding(rp: Replay, fact: RevokeFact, code: str, law: str, established: bool,
@@ -331,5 +370,5 @@ def _play_out(combo: tuple[int, ...], order: list[int], hands: tuple[int, ...],
     return {12: w12, 13: w13}
 
 
-__all__ = ["Ruling", "TrickPool", "is_established", "winners", "revoke_finding", "defect_finding",
+__all__ = ["Ruling", "TrickPool", "is_established", "winners", "trick_won_by", "revoke_finding", "defect_finding",
            "corrected_last_two", "uncorrectable", "Corrected", "tricks_for_declarer", "TABLE", "AFTER_ROUND", "TABLE_RULING", "ruling_basis", "SUITS", "Trick"]

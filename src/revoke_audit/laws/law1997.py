@@ -24,7 +24,7 @@ from dataclasses import replace
 from ..cards import card_str, seat_name, side_name
 from ..findings import tricks
 from ..replay import DefectFact, Replay, RevokeFact
-from .common import TrickPool, defect_finding, is_established
+from .common import TrickPool, defect_finding, is_established, trick_won_by
 from .law2017 import Laws2017
 
 _BOTH = ("; both sides revoked on this board: the 1997 Laws have no 64B7, so each side's "
@@ -56,7 +56,7 @@ class Laws1997(Laws2017):
         card of the suit led that he held at the revoke trick, his side having won another
         trick from the revoke trick on.  64A1 unchanged."""
         side, t = fact.seat % 2, fact.trick
-        won_t = pool.owner.get(t) is not None and rp.tricks[t - 1].winner == fact.seat
+        won_t = pool.owner.get(t) is not None and trick_won_by(rp, t, pool) == fact.seat
         if not won_t:
             for u in pool.won_by(side, t + 1):
                 trick = rp.tricks[u - 1] if u <= len(rp.tricks) else None

@@ -15,7 +15,7 @@ from ..cards import SUITS, seat_name, side_name
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
                      defect_finding, is_established, revoke_finding, tricks_for_declarer,
-                     uncorrectable, winners)
+                     trick_won_by, uncorrectable, winners)
 
 
 def _copy_pool(pool: TrickPool) -> TrickPool:
@@ -219,7 +219,7 @@ class Laws2017:
         A trick won by dummy is not won by declarer (64A1 footnote).  Each trick moves once."""
         side = fact.seat % 2
         t = fact.trick
-        if pool.owner.get(t) is not None and rp.tricks[t - 1].winner == fact.seat:
+        if pool.owner.get(t) is not None and trick_won_by(rp, t, pool) == fact.seat:
             later = bool(pool.won_by(side, t + 1))
             n = pool.take(side, t, 2 if later else 1)
             also = " and his side won a later one" if later else ""
@@ -232,8 +232,8 @@ class Laws2017:
     def _if_he_won(self, rp: Replay, fact: RevokeFact, pool: TrickPool) -> str:
         """When the record does not show who won the revoke trick, what 64A1 would give had
         the offender won it."""
-        if rp.tricks[fact.trick - 1].winner is not None:
-            return ""
+        if trick_won_by(rp, fact.trick, pool) is not None:
+            return ""  # the record, or the cards (every legal finish), show who won it
         a1 = min(2, len(pool.won_by(fact.seat % 2, fact.trick)))
         if a1 < 2:
             return ""

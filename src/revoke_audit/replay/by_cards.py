@@ -7,14 +7,22 @@ trick transfer is already in it) or the record is wrong (``discovery`` decides w
 continuation is tried, so only when few cards remain (``EXACT_CARDS``: the last two tricks, and
 what is left of a third begun); beyond that the cards rarely force anything, and trying every
 line costs milliseconds a board (on a vugraph archive, where most boards end in a claim, three
-whole tricks made the run 1.7 times as long), so the range is not worked out."""
+whole tricks made the run 1.7 times as long), so the range is not worked out - except on a
+board with a revoke or a defective trick (one in a thousand), where a ruling may hang on it:
+there ``exact_range`` works it out whatever the number of tricks left, by a memoised search
+over positions (``Search``) with a budget of positions (``NODE_BUDGET``); a search that runs
+out says so (``RangeUnknown``), never a range cut short.
+
+``settled_winner``: who wins an unfinished trick when every legal way of finishing it gives
+the same winner (Law 44C: the others must follow suit; the trick is the offender's or not
+whatever they play)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
 from typing import Iterator
 
-from ..cards import SUIT_MASKS, Hand, Seat, winning_index
+from ..cards import SUIT_MASKS, Hand, Seat, count, winning_index
 from .model import COMPLETE, Replay, Trick
 
 #: Most tricks left for which every continuation is tried (3: at most a few hundred lines).
@@ -22,6 +30,20 @@ EXACT_CARDS = 9
 #: A record stopping with this many whole tricks left or fewer may have its range worked out
 #: (the lane hands such claims to the full audit).
 EXACT_TRICKS = 3
+#: All the cards: a board with a revoke or a defective trick has its range worked out whatever
+#: the number of tricks left.
+ALL_CARDS = 52
+#: Positions (tricks begun) the exact search of one board may visit: a few seconds at most.
+NODE_BUDGET = 100_000
+
+
+class RangeUnknown(Exception):
+    """The exact search ran out of its budget of positions: the range is not known (the
+    caller notes it; it never takes a partial search for the range)."""
+
+    def __init__(self, tricks_left: int, budget: int):
+        super().__init__(f"{tricks_left} tricks left: more than {budget} positions")
+        self.tricks_left, self.budget = tricks_left, budget
 
 
 def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] | None:
@@ -37,7 +59,22 @@ def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] |
         return None
     hands, leader, started = at
     won = rp.declarer_won()
-    lo, hi = _range(hands, leader, started, rp.trump, rp.declarer % 2)
+    if exact_cards > EXACT_CARDS:
+        lo, hi = Search(rp.trump, rp.declarer % 2).range(hands, leader, started)
+    else:
+        lo, hi = _range(hands, leader, started, rp.trump, rp.declarer % 2)
+    return won + lo, won + hi
+
+
+def exact_range(rp: Replay, budget: int | None = None) -> tuple[int, int] | None:
+    """``cards_range`` whatever the number of tricks left (a board with a revoke or a defective
+    trick pays for it); RangeUnknown when the search needs more than ``budget`` positions."""
+    if rp.play_status == COMPLETE or position(rp, ALL_CARDS) is None:
+        return cards_range(rp)
+    hands, leader, started = position(rp, ALL_CARDS)
+    budget = NODE_BUDGET if budget is None else budget
+    lo, hi = Search(rp.trump, rp.declarer % 2, budget).range(hands, leader, started)
+    won = rp.declarer_won()
     return won + lo, won + hi
 
 
@@ -55,7 +92,7 @@ def position(rp: Replay, exact_cards: int = EXACT_CARDS
         return None
     done = rp.complete_tricks
     n = len(done)
-    if 13 - n > EXACT_TRICKS:
+    if 13 - n > EXACT_TRICKS and exact_cards <= EXACT_CARDS:
         return None
     hands = list(rp.record.hands)
     for t in rp.tricks:
@@ -140,6 +177,137 @@ def _finishes(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...]):
         card = low.bit_length() - 1
         after = hands[:seat] + (held ^ low,) + hands[seat + 1:]
         yield from _finishes(after, leader, started + (card,))
+
+
+class Search:
+    """The fewest and the most tricks ``side`` can take over every legal play from a position
+    (Law 44C follow suit, 44G the winner leads): a search over positions, each trick's start
+    remembered by (the hands left, the leader) - many orders of play reach the same one - and
+    the cards of a suit that no live card separates played as one (they win the same tricks).
+    The most: every player helping ``side``; stops as soon as ``side`` takes every trick left,
+    or as many as the other side's sure trump tricks allow (the fewest alike).  Raises
+    RangeUnknown past ``budget`` positions."""
+
+    def __init__(self, trump: int | None, side: int, budget: int = NODE_BUDGET):
+        self.trump, self.side, self.budget, self.nodes = trump, side, budget, 0
+        self.memo: dict[tuple[tuple[Hand, ...], Seat, bool], int] = {}
+
+    def range(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...]
+              ) -> tuple[int, int]:
+        if not any(hands):
+            return 0, 0
+        try:
+            return (self._trick(hands, leader, started, False),
+                    self._trick(hands, leader, started, True))
+        except RangeUnknown:
+            raise RangeUnknown(max(count(h) for h in hands), self.budget) from None
+
+    def _from_lead(self, hands: tuple[Hand, ...], leader: Seat, most: bool) -> int:
+        """``side``'s most (or fewest) tricks from the start of a trick."""
+        if not any(hands):
+            return 0
+        key = (hands, leader, most)
+        got = self.memo.get(key)
+        if got is None:
+            self.nodes += 1
+            if self.nodes > self.budget:
+                raise RangeUnknown(count(hands[leader]), self.budget)  # (range: the whole)
+            got = self.memo[key] = self._trick(hands, leader, (), most)
+        return got
+
+    def _trick(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
+               most: bool) -> int:
+        left = max(count(h) for h in hands)
+        mine, theirs = (0, 0) if started else _sure_tricks(hands, self.trump, self.side)
+        goal = left - theirs if most else mine  # no line can do better: stop when one does
+        best = -1 if most else 99
+        for cards, rest in self._finishes(hands, leader, started):
+            win = (leader + winning_index(list(cards), self.trump)) % 4
+            got = (win % 2 == self.side) + self._from_lead(rest, win, most)
+            best = max(best, got) if most else min(best, got)
+            if best == goal:
+                break
+        return best
+
+    def _finishes(self, hands, leader, started):
+        """``_finishes`` with equivalent cards played once (``_distinct``)."""
+        i = len(started)
+        if i == 4:
+            yield started, hands
+            return
+        seat = (leader + i) % 4
+        held = hands[seat]
+        legal = held & SUIT_MASKS[started[0] // 13] if started else held
+        legal = legal or held
+        live = hands[0] | hands[1] | hands[2] | hands[3]
+        for s in started:
+            live |= 1 << s
+        for card in _distinct(legal, live & ~held):
+            after = hands[:seat] + (held & ~(1 << card),) + hands[seat + 1:]
+            yield from self._finishes(after, leader, started + (card,))
+
+
+def _distinct(legal: Hand, others: Hand) -> list[int]:
+    """One card of each run of ``legal`` that no card of ``others`` (the cards still live
+    elsewhere: the other hands, the trick under way) separates in rank; highest first."""
+    out: list[int] = []
+    prev = -1
+    while legal:
+        card = legal.bit_length() - 1
+        legal ^= 1 << card
+        if prev < 0 or prev // 13 != card // 13 or _between(others, card, prev):
+            out.append(card)
+        prev = card
+    return out
+
+
+def _between(others: Hand, low: int, high: int) -> bool:
+    return bool(others & ((1 << high) - (1 << (low + 1))))
+
+
+def _sure_tricks(hands: tuple[Hand, ...], trump: int | None, side: int) -> tuple[int, int]:
+    """Tricks each side (``side``, the other) takes whatever is played, from the start of a
+    trick: the top trumps of one hand, in sequence from the highest still out (each wins the
+    trick it falls on, and one hand cannot play two to a trick)."""
+    if trump is None:
+        return 0, 0
+    mask = SUIT_MASKS[trump]
+    live = (hands[0] | hands[1] | hands[2] | hands[3]) & mask
+    sure = [0, 0]
+    top = live.bit_length() - 1
+    if top < 0:
+        return 0, 0
+    owner = next(s for s in range(4) if hands[s] >> top & 1)
+    run = 0
+    card = top
+    while card >= trump * 13 and live >> card & 1 and hands[owner] >> card & 1:
+        run += 1
+        card -= 1
+    sure[owner % 2 != side] = run
+    return sure[0], sure[1]
+
+
+def settled_winner(rp: Replay, number: int) -> Seat | None:
+    """The winner of trick ``number``: the record's, or, for a trick the record does not finish,
+    the seat that wins it whatever legal cards (Law 44C) the players still to play choose -
+    when the hands before it are exactly known; None when it depends on their choice."""
+    trick = rp.tricks[number - 1]
+    if trick.winner is not None:
+        return trick.winner
+    if (trick.unknown or trick.omitted or not trick.plays or not rp.hands_known(number)
+            or len(rp.hands_at) < number):
+        return None
+    hands = rp.hands_at[number - 1]
+    if len({count(h) for h in hands}) != 1:
+        return None
+    started = tuple(c for _, c, _ in trick.plays)
+    if [s for s, _, _ in trick.plays] != [(trick.leader + i) % 4 for i in range(len(started))]:
+        return None
+    for s, c, _ in trick.plays:
+        hands = hands[:s] + (hands[s] & ~(1 << c),) + hands[s + 1:]
+    seen = {(trick.leader + winning_index(list(cards), rp.trump)) % 4
+            for cards, _rest in _finishes(hands, trick.leader, started)}
+    return seen.pop() if len(seen) == 1 else None
 
 
 def completed(rp: Replay, line: list[tuple[Seat, tuple[int, ...]]]) -> Replay:

@@ -1,0 +1,144 @@
+"""What the recorded cards settle (``replay.by_cards``): the winner of a trick the record does
+not finish, and the exact range of the remaining play on a board with a revoke - worked out by
+hand below, and the search checked against plain enumeration on random small positions."""
+import random
+
+import pytest
+from builders import board
+from deals import D1
+
+from revoke_audit.audit import audit_board
+from revoke_audit.cards import SUIT_MASKS
+from revoke_audit.options import AuditOptions
+from revoke_audit.replay import replay
+from revoke_audit.replay import by_cards
+from revoke_audit.replay.by_cards import RangeUnknown, Search, _range, exact_range, settled_winner
+
+
+def _audit(deal, tricks, result, discovered="table"):
+    return audit_board(board(deal, "4H", "S", tricks, result=result),
+                       AuditOptions("2017", discovered, equity=False))
+
+
+# --- the winner of an unfinished trick -------------------------------------------------------
+
+# D1, 4H by South.  Trick 1 N (DA), trick 2 S (SA).  Trick 3: South leads HA, West throws C2
+# holding H9876 (a revoke) and the record stops (Result 10: a claim).  North (H543) and East
+# (H2) must follow with a lower heart: South wins trick 3 whatever they play.  West did not win
+# it, so 64A2 gives one trick (E-W take tricks of the claim), and no "had West won it" hedge.
+WEST_THROWS_ON_TRUMP = ["W:DJ N:DA E:D6 S:D4", "N:S2 E:ST S:SA W:S6", "S:HA W:C2"]
+
+# D1 again: trick 3 S (HA), trick 4 N (CA).  Trick 5: North leads S3, East SJ, South ruffs with
+# HK holding S98 (a revoke); the record stops (Result 12).  West must follow with S7 or S6 (no
+# trump can be played): South wins trick 5 whatever.  He won the revoke trick and his side wins
+# tricks of the claim: 64A1, 2 tricks to E-W: 12 - 2 = 10.
+SOUTH_RUFFS_LAST = ["W:DJ N:DA E:D6 S:D4", "N:S2 E:ST S:SA W:S6", "S:HA W:H6 N:H3 E:H2",
+                    "S:C3 W:C2 N:CA E:C6", "N:S3 E:SJ S:HK"]
+
+
+def test_an_unfinished_trick_every_finish_of_which_goes_to_one_seat_is_his():
+    rp = replay(board(D1, "4H", "S", WEST_THROWS_ON_TRUMP, result=10))
+    assert settled_winner(rp, 3) == 2  # South
+    rp = replay(board(D1, "4H", "S", SOUTH_RUFFS_LAST, result=12))
+    assert settled_winner(rp, 5) == 2
+    # trick 2 stopped after N:S2 E:ST: South's SA wins it, his S9 or S8 lets East's ST win
+    rp = replay(board(D1, "4H", "S", ["W:DJ N:DA E:D6 S:D4", "N:S2 E:ST"], result=12))
+    assert settled_winner(rp, 2) is None
+
+
+def test_no_hedge_when_the_cards_show_the_offender_did_not_win_the_trick():
+    a = _audit(D1, WEST_THROWS_ON_TRUMP, 10)
+    rv = [f for f in a.findings if f.code == "RV001"]
+    assert [(f.law, f.transferred) for f in rv] == [("64A2", 1)]
+    assert "does not show who won" not in rv[0].message
+    assert a.ruling.tricks_adjusted == 11
+
+
+def test_the_offender_who_wins_the_unfinished_trick_by_the_cards_gives_64a1():
+    a = _audit(D1, SOUTH_RUFFS_LAST, 12)
+    rv = [f for f in a.findings if f.code == "RV001"]
+    assert [(f.law, f.transferred) for f in rv] == [("64A1", 2)]
+    assert "does not show who won" not in rv[0].message
+    assert (a.ruling.tricks_played, a.ruling.tricks_adjusted) == (12, 10)
+
+
+# --- the range of the remaining play, exact on a revoke board --------------------------------
+
+# 4H by South, West leads.
+#   N AKQ5432.87..T765   E T.AQJT9.98.98432   S .K65432.AKQ7654.   W J9876..JT32.AKQJ
+# 1 W:CA N:C5 E:C8 S:D4  West        (E-W 1)
+# 2 W:CK N:C6 E:C9 S:H2  South ruffs (N-S 1)
+# 3 S:H3 W:CQ N:H7 E:HT  East        (E-W 2)
+# 4 E:ST S:D5 W:CJ N:SA  North; West threw CJ holding SJ9876: a revoke; E-W win later -> 64A2
+# 5 N:SK E:C2 S:D6 W:S6  North       (N-S 3)
+# 6 N:SQ E:C3 S:D7 W:S7  North       (N-S 4)
+# 7 N:S2 E:C4 S:H4 W:SJ  South ruffs (N-S 5)
+# Left: N S543 H8 CT7, E HAQJ9 D98, S HK65 DAKQ, W S98 DJT32; South leads.  East must play a
+# heart to four of the six tricks (he has two other cards); his HA wins its trick, and each of
+# HQ HJ H9 loses only to HK (HA is his): N-S can beat at most one of them, so E-W take at least
+# 3 of the 6 and declarer at most 5 + 3 = 8 (DA, DK and HK on East's HJ get there).
+# The Result says 9: the table gave the 64A2 trick (8 + 1).  Before, the range was not worked
+# out with 6 tricks left, and the trick was transferred again at the table (9 -> 10, 4H=).
+TABLE_RULED_DEAL = "N:AKQ5432.87..T765 T.AQJT9.98.98432 .K65432.AKQ7654. J9876..JT32.AKQJ"
+TABLE_RULED = ["W:CA N:C5 E:C8 S:D4", "W:CK N:C6 E:C9 S:H2", "S:H3 W:CQ N:H7 E:HT",
+               "E:ST S:D5 W:CJ N:SA", "N:SK E:C2 S:D6 W:S6", "N:SQ E:C3 S:D7 W:S7",
+               "N:S2 E:C4 S:H4 W:SJ"]
+
+
+def test_the_range_is_exact_with_many_tricks_left_on_a_revoke_board():
+    rp = replay(board(TABLE_RULED_DEAL, "4H", "S", TABLE_RULED, result=9))
+    assert by_cards.cards_range(rp) is None  # the fast limit: 24 cards left
+    low, high = exact_range(rp)
+    assert high == 8 and 5 <= low <= high
+
+
+@pytest.mark.parametrize("discovered", ["table", "after-round"])
+def test_a_result_beyond_the_cards_holds_the_tables_ruling_and_is_not_ruled_twice(discovered):
+    a = _audit(TABLE_RULED_DEAL, TABLE_RULED, 9, discovered)
+    r = a.ruling
+    assert (r.tricks_played, r.tricks_adjusted, r.tricks_automatic) == (8, 9, 9)
+    assert r.basis == "table ruling in record"
+    assert [f.code for f in a.findings if f.code == "LW002"] == ["LW002"]
+
+
+def test_a_search_that_runs_out_says_so(monkeypatch):
+    rp = replay(board(TABLE_RULED_DEAL, "4H", "S", TABLE_RULED, result=9))
+    with pytest.raises(RangeUnknown):
+        exact_range(rp, budget=3)
+    monkeypatch.setattr(by_cards, "NODE_BUDGET", 3)
+    a = _audit(TABLE_RULED_DEAL, TABLE_RULED, 9)
+    notes = [f.message for f in a.findings if f.code == "LW003"]
+    assert len(notes) == 1 and "6 tricks left" in notes[0]
+    # no range: the stated 9 is taken as the claim, and 64A2 moves a trick at the table
+    assert (a.ruling.tricks_played, a.ruling.tricks_adjusted) == (9, 10)
+
+
+def _random_position(rnd, tricks, started):
+    deck = list(range(52))
+    rnd.shuffle(deck)
+    hands = [0, 0, 0, 0]
+    for i in range(4 * tricks):
+        hands[i % 4] |= 1 << deck[i]
+    leader = rnd.randrange(4)
+    played = []
+    for i in range(started):
+        seat = (leader + i) % 4
+        legal = hands[seat] & SUIT_MASKS[played[0] // 13] if played else hands[seat]
+        legal = legal or hands[seat]
+        cards = [c for c in range(52) if legal >> c & 1]
+        card = rnd.choice(cards)
+        hands[seat] &= ~(1 << card)
+        played.append(card)
+    return tuple(hands), leader, tuple(played)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_search_agrees_with_trying_every_line(seed):
+    """Equivalent cards played once, the sure trump tricks, the remembered positions: none
+    changes the range that trying every line gives (``_range``)."""
+    rnd = random.Random(seed)
+    hands, leader, started = _random_position(rnd, rnd.choice((2, 3, 4)), rnd.randrange(3))
+    trump = rnd.choice((None, 0, 1, 2, 3))
+    side = rnd.randrange(2)
+    assert Search(trump, side).range(hands, leader, started) == _range(
+        hands, leader, started, trump, side)
