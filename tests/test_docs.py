@@ -125,3 +125,26 @@ def test_a_broken_link_fails_the_build(tmp_path):
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert done.returncode != 0
     assert "no-such-page.md" in done.stdout + done.stderr
+
+
+def test_every_choice_in_the_options_table_is_what_the_command_takes():
+    """``--discovered after-round|table`` in the CLI page's table is what click accepts, value
+    for value (an enum's member names once slipped into the choices), and every option the
+    table names is one of audit's."""
+    from click.testing import CliRunner
+    page = (DOCS / "reference" / "cli.md").read_text()
+    documented = {name: values.split("\\|") for name, values in
+                  re.findall(r"^\| `(--[a-z-]+) ([a-z0-9-]+(?:\\\|[a-z0-9-]+)+)` \|", page, re.M)}
+    params = {p.opts[-1]: p for p in main.commands["audit"].params if isinstance(p, click.Option)}
+    assert {"--format", "--laws", "--discovered", "--fail-on", "--engine"} <= set(documented)
+    help_text = CliRunner().invoke(main, ["audit", "--help"]).output
+    shown = {m.group(1): m.group(2).split("|")
+             for m in re.finditer(r"(--[a-z-]+) \[([a-z0-9|-]+)\]", help_text)}
+    for name, values in documented.items():
+        param = params[name]
+        for value in values:
+            param.type.convert(value, param, None)  # raises click.BadParameter if refused
+        assert sorted(shown[name]) == sorted(values), name
+    named = set(re.findall(r"^\| `(?:-\w, )?(--[a-z-]+)", page, re.M))
+    every = {o for p in main.commands["audit"].params for o in p.opts + p.secondary_opts}
+    assert named <= every, named - every
