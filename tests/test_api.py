@@ -1,5 +1,5 @@
 """The library as data people and script writers use it: checked arguments, typed DataFrames,
-load_report, Parquet, jobs from a plain script, and the README's Python examples."""
+load_report, Parquet, jobs from a plain script, and the Python guide's examples (docs/guides/python.md)."""
 import re
 import subprocess
 import sys
@@ -194,15 +194,15 @@ def test_parquet_without_pyarrow_is_a_one_line_error(tmp_path, monkeypatch):
         2, "Error: writing Parquet needs pyarrow: pip install 'revoke-audit[parquet]'\n")
 
 
-# --- the README ----------------------------------------------------------------------------
+# --- the docs' Python guide ----------------------------------------------------------------
 
 def readme_python_blocks():
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "guides" / "python.md").read_text()
     return re.findall(r"```python\n(.*?)```", text, re.S)
 
 
 def test_readme_python_examples_run(tmp_path, monkeypatch):
-    """Each Python block of the README runs as written, from a folder after the quick start
+    """Each Python block of the docs' Python guide runs as written, from a folder after the quick start
     (fixtures/ present, out/boards.csv and out/findings.csv written by scripts/audit)."""
     (tmp_path / "fixtures").symlink_to(FIXTURES)
     (tmp_path / "out").mkdir()
@@ -212,7 +212,7 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
     blocks = readme_python_blocks()
     assert len(blocks) >= 2
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+        exec(compile(block, "docs/guides/python.md", "exec"), {"__name__": "readme"})
 
 
 @pytest.mark.parametrize("name", ["'-Ann", "''=x", "'Ann", "=x"])

@@ -288,8 +288,8 @@ def test_the_sample_session_page_shows_its_fields_and_rank_changes(tmp_path):
     assert ranks == lines[lines.index(ranks[0]):][:len(ranks)] and len(ranks) == 2
 
 
-def test_the_readmes_explain_example_is_what_explain_prints():
-    readme = (SAMPLE.parents[1] / "README.md").read_text()
+def test_the_docs_explain_example_is_what_explain_prints():
+    readme = (SAMPLE.parents[1] / "docs" / "guides" / "after-the-session.md").read_text()
     start = readme.index("The field: board 2 of Thursday Pairs 2026.11.19")
     shown = readme[start:readme.index("```", start)]
     res = CliRunner().invoke(main, ["explain", str(SAMPLE / "thursday-pairs.pbn"), "--board",

@@ -1,6 +1,6 @@
 """Every diagnostic and finding code, with its family and a one-line title.
 
-Codes are stable once released: never renumber, only add.  The README's table of codes is
+Codes are stable once released: never renumber, only add.  The docs' table of codes (docs/reference/codes.md) is
 checked against this registry by a test.  Families (``FAMILIES``): ``RV`` revokes, ``DT``
 defective tricks (Law 67), ``RC`` record consistency, ``PS`` parse problems (readers), ``LW``, ``EQ``,
 ``DU`` and ``SC`` notes.  A family's level says what it does to a board's status and to ``--fail-on``."""

@@ -143,7 +143,7 @@ def _winner_with(rp: Replay, fact: RevokeFact, card: int) -> int | None:
 
 
 def exchanged_cost(rp: Replay, fact: RevokeFact, follow: int) -> int | None:
-    """The other measure tried for Law 64C (not used for ``review_64c``; see the README): the
+    """The other measure tried for Law 64C (not used for ``review_64c``; see docs/guides/revoke-explained.md): the
     revoke trick decided again with ``follow`` in place of the revoke card, and the trick where
     the offender played ``follow`` given the revoke card instead, every recorded trick keeping
     its leader and its other cards; the non-offending side's tricks lost, counted over the

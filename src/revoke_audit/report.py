@@ -1,4 +1,4 @@
-"""Report writers: boards.csv and findings.csv (the contract documented in the README), one-line text, the
+"""Report writers: boards.csv and findings.csv (the contract documented in docs/reference/reports.md), one-line text, the
 Director's line, JSON lines, GitHub annotations (SARIF: ``sarif.py``).  Rows stream out as boards
 are audited (``run.py``); files are written to
 temporary names beside their targets and renamed only when every report is complete, so a
