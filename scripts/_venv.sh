@@ -15,7 +15,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 STAMP="$VENV/.revoke-audit-installed${EXTRA:+-$EXTRA}"
 # the C accelerators are built at install time: a change to them is a reason to install again
-HASH="$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT/src/revoke_audit/_speedups.c" \
+HASH="$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT/src/revoke_audit/core/_speedups.c" \
   | sha1sum | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$HASH" ]; then
   echo "setting up $VENV (first run, or pyproject.toml changed) ..." >&2

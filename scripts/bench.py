@@ -60,10 +60,10 @@ import threading
 import time
 from dataclasses import dataclass
 
-from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner
+from revoke_audit.core.cards import SUIT_MASKS, cards_in, trick_winner
 from revoke_audit.formats.lin.write import format_lin
 from revoke_audit.formats.pbn.write import format_pbn
-from revoke_audit.record import BoardRecord, Play
+from revoke_audit.core.record import BoardRecord, Play
 
 STRAIN_NAMES = ("S", "H", "D", "C", "NT")
 VULS = ("None", "NS", "EW", "All")
@@ -207,9 +207,9 @@ ENDPLAY = {
 
 
 def audit_command() -> list[str]:
-    """The installed ``revoke-audit`` beside this Python, else ``python -m revoke_audit.cli``."""
+    """The installed ``revoke-audit`` beside this Python, else ``python -m revoke_audit.cli.commands``."""
     script = os.path.join(os.path.dirname(sys.executable), "revoke-audit")
-    return [script] if os.path.exists(script) else [sys.executable, "-m", "revoke_audit.cli"]
+    return [script] if os.path.exists(script) else [sys.executable, "-m", "revoke_audit.cli.commands"]
 
 
 def audit_argv(path: str, folder: str, jobs: int, *extra: str) -> list[str]:
@@ -235,8 +235,8 @@ def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
     """(revokes, ms per revoke, s to load the solver once) that the Law 64C figures (on by
     default; ``--no-equity`` skips them) add, on the boards of ``path`` with a revoke: audits
     with minus audits without the solver, after loading it."""
-    from revoke_audit.audit import audit_board, audit_records
-    from revoke_audit.options import AuditOptions
+    from revoke_audit.ruling.audit import audit_board, audit_records
+    from revoke_audit.ruling.options import AuditOptions
     from revoke_audit.formats import read_boards
 
     without = AuditOptions(equity=False)
@@ -244,7 +244,7 @@ def equity_ms_per_revoke(path: str) -> tuple[int, float, float]:
                     if a.replay.revokes]
     revokes = sum(len(audit_board(r, without).replay.revokes) for r in with_revokes)
     t0 = time.perf_counter()
-    import revoke_audit.equity  # noqa: F401 - endplay's solver, loaded once per process
+    import revoke_audit.ruling.equity  # noqa: F401 - endplay's solver, loaded once per process
     load = time.perf_counter() - t0
     t0 = time.perf_counter()
     for r in with_revokes:
@@ -405,7 +405,7 @@ def main() -> None:
     try:
         paths = write_files(tmp, boards, args.seed)
         sizes = ", ".join(f"{k.upper()} {os.path.getsize(paths[k]) / 1e6:.1f} MB" for k in args.formats)
-        from revoke_audit import speedups
+        from revoke_audit.core import speedups
 
         built = "C accelerators " + ("in use" if speedups.wanted() else "not in use (Python twins)")
         compile_package()
@@ -545,9 +545,9 @@ def _establishing(games) -> dict[tuple[str, int], int]:
     with ``-`` for the cards not yet played."""
     import io
 
-    from revoke_audit.audit import audit_board
+    from revoke_audit.ruling.audit import audit_board
     from revoke_audit.formats import read_stream
-    from revoke_audit.options import AuditOptions
+    from revoke_audit.ruling.options import AuditOptions
 
     firsts = {}
     for g, game in enumerate(games):
@@ -734,8 +734,9 @@ def write_fields(path: str, out: str, seed: int) -> str:
 #: gathered nor scored): the reference the cost of rescoring is measured against.
 NO_RESCORING = """import sys
 from array import array
-from revoke_audit import rescore, rows
-from revoke_audit.lane import pbn
+from revoke_audit.scoring import rescore
+from revoke_audit.reports import rows
+from revoke_audit.engine.lane import pbn
 rows.field_tags = pbn.field_tags = lambda tags, score_table=(): None
 rescore.Fields.noted = lambda self, rendered: rendered
 rescore.Fields.score = lambda self: rescore.Scored(rescore.Figures(array("q")), [],

@@ -252,13 +252,13 @@ class Outcome:
 
 
 def run_cli(args: list[str], cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "revoke_audit.cli", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "revoke_audit.cli.commands", *args], cwd=cwd,
                           capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def check(folder: Path, files: list[Path], formats=FORMATS, jobs: int = 1) -> Outcome:
     """Audit ``folder`` once per format; every check of the module docstring."""
-    from revoke_audit.report import safe_cell
+    from revoke_audit.reports.report import safe_cell
 
     out = Outcome()
     work = folder.parent
@@ -304,7 +304,7 @@ def _clear(work: Path) -> None:
 
 
 def _rows_for_every_file(work: Path, folder: Path, files: list[Path], what: str) -> list[str]:
-    from revoke_audit.report import safe_cell
+    from revoke_audit.reports.report import safe_cell
 
     if not (work / "boards.csv").exists():
         return [f"{what}: no boards.csv written"]
@@ -411,7 +411,7 @@ def _baseline_failures(folder: Path, sources: set[str], jobs: int) -> list[str]:
     work = folder.parent
     if not (work / "baseline.json").exists():
         return ["--write-baseline: no baseline written"]
-    from revoke_audit.report import safe_cell
+    from revoke_audit.reports.report import safe_cell
 
     known = {str(safe_cell(e["source"]))  # as the CSV shows it: control characters escaped
              for e in json.loads((work / "baseline.json").read_text())["findings"]}

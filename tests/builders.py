@@ -6,11 +6,11 @@ PBN reader would (cards grouped by trick, with seats); ``lin=True`` gives the LI
 flat sequence, the seat of each card being its holder)."""
 from __future__ import annotations
 
-from revoke_audit.auction import parse_contract
+from revoke_audit.core.auction import parse_contract
 import random
 
-from revoke_audit.cards import SUIT_MASKS, cards_in, parse_card, parse_deal, parse_seat, trick_winner
-from revoke_audit.record import BoardRecord, Play
+from revoke_audit.core.cards import SUIT_MASKS, cards_in, parse_card, parse_deal, parse_seat, trick_winner
+from revoke_audit.core.record import BoardRecord, Play
 
 
 def board(deal: str, contract: str, declarer: str, tricks: list[str], *, claim: int | None = None,

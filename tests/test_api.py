@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from revoke_audit import audit_paths, load_report
-from revoke_audit.options import AuditOptions
-from revoke_audit.cli import main
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -139,17 +139,17 @@ def test_parquet_reports_are_written_in_row_groups_as_the_rows_come(tmp_path, mo
     the file has many, and reads back as the run's frame."""
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
-    import revoke_audit.frames
+    import revoke_audit.reports.frames
 
     held = []
-    write_rows = revoke_audit.frames.ParquetReport.write_rows
+    write_rows = revoke_audit.reports.frames.ParquetReport.write_rows
 
     def watched(self, rows, text=None):
         write_rows(self, rows, text)
         held.append(len(self.rows))
 
-    monkeypatch.setattr(revoke_audit.frames, "ROW_GROUP", 2)
-    monkeypatch.setattr(revoke_audit.frames.ParquetReport, "write_rows", watched)
+    monkeypatch.setattr(revoke_audit.reports.frames, "ROW_GROUP", 2)
+    monkeypatch.setattr(revoke_audit.reports.frames.ParquetReport, "write_rows", watched)
     boards, findings = tmp_path / "boards.parquet", tmp_path / "findings.parquet"
     CliRunner().invoke(main, ["audit", *SAMPLE, "-o", str(boards), "--findings", str(findings)])
     result = audit_paths(SAMPLE)
@@ -165,8 +165,8 @@ def test_parquet_rows_are_typed_as_frames_are_without_pandas(tmp_path):
     pytest.importorskip("pyarrow")
     code = textwrap.dedent("""
         import sys
-        from revoke_audit.frames import ParquetReport
-        from revoke_audit.rows import BOARD_COLUMNS
+        from revoke_audit.reports.frames import ParquetReport
+        from revoke_audit.reports.rows import BOARD_COLUMNS
         report = ParquetReport(sys.argv[1], BOARD_COLUMNS)
         report.write_rows([dict.fromkeys(BOARD_COLUMNS) | {"source": "a", "status": "odd",
                                                            "line": 3, "board": 7, "dealer": "N"},
@@ -178,8 +178,8 @@ def test_parquet_rows_are_typed_as_frames_are_without_pandas(tmp_path):
     """)
     out = tmp_path / "b.parquet"
     subprocess.run([sys.executable, "-c", code, str(out)], check=True)
-    from revoke_audit.frames import frame_of
-    from revoke_audit.rows import BOARD_COLUMNS
+    from revoke_audit.reports.frames import frame_of
+    from revoke_audit.reports.rows import BOARD_COLUMNS
     rows = [dict.fromkeys(BOARD_COLUMNS) | {"source": "a", "status": "odd", "line": 3,
                                             "board": 7, "dealer": "N"},
             dict.fromkeys(BOARD_COLUMNS, "") | {"status": "clean", "line": "4", "source": "é=x",

@@ -1,6 +1,6 @@
 """Calls and contracts (``auction.py``), shared by both readers."""
 
-from revoke_audit.auction import all_pass, derive_contract
+from revoke_audit.core.auction import all_pass, derive_contract
 
 
 def test_all_pass_ends_the_auction_for_both_readers():

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from revoke_audit import audit_paths
-from revoke_audit.baseline import Baseline, finding_key
-from revoke_audit.cli import main
+from revoke_audit.reports.baseline import Baseline, finding_key
+from revoke_audit.cli.commands import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -111,7 +111,7 @@ def test_a_board_number_of_thousands_of_digits_is_written(tmp_path):
     """Found by the fuzzer (issue 35): the baseline sorted its entries by ``int(board)``, and a
     ``[Board]`` of 5,000 digits (past ``int()``'s 4,300-digit limit) ended ``--write-baseline``
     with an internal error.  Numbers still sort as numbers: 2 before 10 before the long one."""
-    from revoke_audit.baseline import baseline_text
+    from revoke_audit.reports.baseline import baseline_text
     long = "9" * 5000
     keys = Counter({("a.pbn", b, "", "RV002", 3, "W"): 1 for b in (long, "10", "2", "x")})
     boards = [e["board"] for e in json.loads(baseline_text(keys))["findings"]]

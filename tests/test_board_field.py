@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from revoke_audit import audit_paths
-from revoke_audit.audit import audit_board
-from revoke_audit.cli import main
-from revoke_audit.explain import field_lines, field_of, find_board
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.cli.commands import main
+from revoke_audit.reports.explain import field_lines, field_of, find_board
+from revoke_audit.ruling.options import AuditOptions
 from test_html import HOSTILE_NAME, Node, page_of
 from test_rescore import (DEAL_1, DEAL_2, RANK_CHANGES as RANKS, SCORE_TABLE, SESSION, TABLE_1,
                           result)

@@ -7,9 +7,9 @@ import pytest
 from builders import board
 from deals import D1
 
-from revoke_audit.audit import audit_board
-from revoke_audit.cards import SUIT_MASKS
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.core.cards import SUIT_MASKS
+from revoke_audit.ruling.options import AuditOptions
 from revoke_audit.replay import replay
 from revoke_audit.replay import by_cards
 from revoke_audit.replay.by_cards import RangeUnknown, Search, _range, exact_range, settled_winner

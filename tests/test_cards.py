@@ -1,8 +1,8 @@
 """Cards, hands, deals, tricks and auctions: the small-int representation and its parsers."""
 import pytest
 
-from revoke_audit.auction import derive_contract, normalise_call, normalise_contract
-from revoke_audit.cards import (SUIT_MASKS, card_str, count, deal_problems, deal_str, hand_str,
+from revoke_audit.core.auction import derive_contract, normalise_call, normalise_contract
+from revoke_audit.core.cards import (SUIT_MASKS, card_str, count, deal_problems, deal_str, hand_str,
                                 parse_card, parse_deal, parse_hand, trick_winner)
 
 

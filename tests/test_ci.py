@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[1]
 REVOKE = ROOT / "fixtures" / "cli" / "revoke.pbn"

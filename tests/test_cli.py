@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit import cli as cli_mod
-from revoke_audit.cli import main
+from revoke_audit.cli import commands as cli_mod
+from revoke_audit.cli.commands import main
 
 from test_sources import BAD, bad_zip
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -45,7 +45,7 @@ def test_no_progress_wins_over_a_terminal(monkeypatch):
     import io
     import sys
 
-    from revoke_audit import cli
+    from revoke_audit.cli import commands as cli
 
     class Terminal(io.StringIO):
         def isatty(self):

@@ -3,7 +3,7 @@ emitted somewhere (no dead entries, no undocumented codes)."""
 import re
 from pathlib import Path
 
-from revoke_audit.codes import CODES
+from revoke_audit.core.codes import CODES
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "revoke_audit"
 
@@ -21,7 +21,7 @@ def test_emitted_codes_are_registered_and_registered_codes_emitted():
 def test_a_board_without_play_is_unchecked_never_clean():
     """Nothing found because nothing was played in the record is not "clean": ``unchecked``;
     a passed-out board had nothing to play (clean); findings decide as before."""
-    from revoke_audit.codes import board_status, play_checked
+    from revoke_audit.core.codes import board_status, play_checked
 
     assert board_status((), checked=play_checked("none", "4H")) == "unchecked"
     assert board_status((), checked=play_checked("none", "")) == "unchecked"

@@ -11,13 +11,13 @@ import pytest
 
 from deals import BASE2, D1, D2
 from builders import board
-from revoke_audit.audit import audit_board, audit_records
+from revoke_audit.ruling.audit import audit_board, audit_records
 from revoke_audit.replay.coherence import with_neighbours
 from revoke_audit.replay.coherence import misfits
-from revoke_audit.cards import parse_deal
+from revoke_audit.core.cards import parse_deal
 from revoke_audit.formats import read_boards
 from revoke_audit.replay import replay
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.options import AuditOptions
 
 AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FAIL = "revoke.pbn:25: board 2: RV002 [1932 too late] trick 3"

@@ -10,9 +10,9 @@ import pytest
 
 from test_corpus_pbn import COUNT_EXCEPTIONS
 
-from revoke_audit.audit import audit_board
-from revoke_audit.options import AuditOptions
-from revoke_audit.cards import SUITS, card_str, cards_in
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.core.cards import SUITS, card_str, cards_in
 from revoke_audit.formats import read_boards
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -112,7 +112,7 @@ def test_the_corpus_revokes_once_each_after_the_screens(audits):
     revokes: a claim the play makes impossible (RC022), three deals rotated against their
     auction and play (defenders drawing trumps twice, a 2NT opener with 7 points; two of them
     with an impossible claim as well), and a record of one unfinished trick."""
-    from revoke_audit.rows import record_key
+    from revoke_audit.reports.rows import record_key
     seen, boards, findings, marked, screened = set(), 0, 0, 0, set()
     answered = 0
     for a in audits:

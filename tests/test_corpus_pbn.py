@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from revoke_audit.codes import CODES
+from revoke_audit.core.codes import CODES
 from revoke_audit.formats.pbn import read_pbn
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from hypothesis import given, strategies as st
 
-from revoke_audit.report import CsvText, Reports, csv_values, row_values, safe_cell
-from revoke_audit.rows import BOARD_COLUMNS, FINDING_COLUMNS, Rendered
+from revoke_audit.reports.report import CsvText, Reports, csv_values, row_values, safe_cell
+from revoke_audit.reports.rows import BOARD_COLUMNS, FINDING_COLUMNS, Rendered
 
 TEXT = st.text(alphabet=st.sampled_from(list("ab =+-@\t\r\n\x00\x1b\x85\u2028\ue000,\"'é")),
                max_size=6)

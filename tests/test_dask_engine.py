@@ -6,9 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from revoke_audit import audit_paths
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 from revoke_audit.formats import Limits
-from revoke_audit.dask_engine import expand
+from revoke_audit.engine.dask_engine import expand
 
 distributed = pytest.importorskip("distributed")
 
@@ -83,7 +83,7 @@ def test_without_dask_the_engine_says_what_to_install(tmp_path, monkeypatch):
 def test_a_large_file_goes_to_the_cluster_in_parts(client, tmp_path, monkeypatch):
     from test_parts import games
 
-    import revoke_audit.units as run
+    import revoke_audit.engine.units as run
 
     monkeypatch.setattr(run, "PART_GAMES", 5)
     monkeypatch.setattr(run, "PART_MIN_BYTES", 1)

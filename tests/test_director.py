@@ -4,11 +4,11 @@ it.  The plays are those of ``deals.py``; each other reading is worked out by ha
 from builders import board
 from deals import D1, D2, DUMMY_REVOKES_1, WEST_REVOKES_4, WEST_RUFFS_2
 
-from revoke_audit.audit import audit_board
-from revoke_audit.director import CONFIRM, ruling_text
-from revoke_audit.options import AuditOptions
-from revoke_audit.report import director_line
-from revoke_audit.rows import board_row
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.director import CONFIRM, ruling_text
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.reports.report import director_line
+from revoke_audit.reports.rows import board_row
 
 
 def _audit(deal, contract, tricks, discovered="after-round"):

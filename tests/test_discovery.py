@@ -9,10 +9,10 @@ from builders import board
 from deals import (BASE2, BOTH_SIDES, D1, D2, DECLARER_RUFFS_10, DUMMY_REVOKES_1, TWELFTH_REVOKE,
                    WEST_OMITS_2_PBN, WEST_REVOKES_3, WEST_REVOKES_4, WEST_REVOKES_HEARTS_TWICE)
 
-from revoke_audit.audit import audit_board
+from revoke_audit.ruling.audit import audit_board
 from revoke_audit.formats import read_boards
-from revoke_audit.options import AuditOptions
-from revoke_audit.rows import board_row
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.reports.rows import board_row
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -13,9 +13,9 @@ import click
 import pytest
 
 import revoke_audit
-from revoke_audit.cli import CONFIG_KEYS, main
-from revoke_audit.codes import CODES
-from revoke_audit.rows import BOARD_COLUMNS, FINDING_COLUMNS
+from revoke_audit.cli.commands import CONFIG_KEYS, main
+from revoke_audit.core.codes import CODES
+from revoke_audit.reports.rows import BOARD_COLUMNS, FINDING_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

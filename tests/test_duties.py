@@ -14,11 +14,11 @@ from builders import board
 from deals import BASE1, BASE2, D1, D2, WEST_REVOKES_3
 from deals_facts import EAST_KEEPS_C6, EAST_SPADE_AT_3, EAST_SPADE_AT_5, WEST_D6_BEFORE_D5
 
-from revoke_audit.audit import audit_board, audit_records
-from revoke_audit.options import AuditOptions
-from revoke_audit.cards import parse_card
+from revoke_audit.ruling.audit import audit_board, audit_records
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.core.cards import parse_card
 from revoke_audit.replay.model import PENALTY_CARD, RESTRICTION
-from revoke_audit.table_facts import read_table_facts
+from revoke_audit.laws.table_facts import read_table_facts
 
 HEADER = "source,event,board,room,trick,seat,fact,value\n"
 

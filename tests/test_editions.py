@@ -12,10 +12,10 @@ from deals import (BOTH_SIDES, D1, D2, DECLARER_RUFFS_10, DECLARER_TWO_SUITS, DU
 from deals_editions import (EAST_REVOKES_1_WINS_LATER, EW_REVOKE_THREE_TIMES,
                             WEST_OMITS_2_KEEPS_SPADE)
 
-from revoke_audit.audit import audit_board
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.options import AuditOptions
 from revoke_audit.laws import AFTER_ROUND, EDITIONS
-from revoke_audit.rubber import NOTRUMP, score_bridge_whist
+from revoke_audit.scoring.rubber import NOTRUMP, score_bridge_whist
 
 ALL = ("2017", "2007", "1997", "1932", "bridge-whist")
 

@@ -6,7 +6,7 @@ import sys
 
 SCRIPT = """
 import sys
-import revoke_audit.equity as equity
+import revoke_audit.ruling.equity as equity
 heavy = sorted(m.split(".")[0] for m in sys.modules
                if m.split(".")[0] in ("matplotlib", "numpy", "PIL"))
 print("heavy", set(heavy) or "none")

@@ -8,10 +8,10 @@ from deals import (BASE2, BOTH_SIDES_D3, D2, D3, EAST_KEEPS_TRUMP_10, WEST_REVOK
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from revoke_audit.audit import audit_board
-from revoke_audit.options import AuditOptions
-from revoke_audit.rows import board_row
-from revoke_audit.cards import SUIT_MASKS, cards_in, winning_index
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.reports.rows import board_row
+from revoke_audit.core.cards import SUIT_MASKS, cards_in, winning_index
 
 
 def equity_findings(tricks):
@@ -64,7 +64,7 @@ def test_the_two_measures_of_a_revoke_s_own_cost():
       3 - the measure used, as the recorded leads after trick 11 no longer follow from play.
     """
     from deals import D1, DECLARER_RUFFS_10, WEST_RUFFS_2
-    from revoke_audit.equity import exchanged_cost, revoke_cost
+    from revoke_audit.ruling.equity import exchanged_cost, revoke_cost
     from revoke_audit.replay import replay
     for deal, contract, play, dd, exchanged in (
             (D2, "3NT", WEST_REVOKES_3, 0, 0), (D1, "4H", DECLARER_RUFFS_10, 0, 0),
@@ -237,7 +237,7 @@ def test_a_position_the_solver_refuses_changes_nothing_but_the_equity_cells(monk
     of the run with --no-equity (before, the board became RC099 and lost its revokes)."""
     from endplay._dds import DDSError
 
-    from revoke_audit import equity
+    from revoke_audit.ruling import equity
 
     def refuse(*_args, **_kwargs):
         raise DDSError("Wrong number of remaining cards in a hand")
@@ -261,7 +261,7 @@ from deals import BASE1, D1, WEST_RUFFS_2  # noqa: E402
 
 
 def _decided(deal, contract, tricks, **kw):
-    from revoke_audit.director import ruling_text
+    from revoke_audit.ruling.director import ruling_text
     a = audit_board(board(deal, contract, "S", tricks), AuditOptions(**kw))
     row = board_row(a)
     words = [ruling_text(a, f) for f in a.findings if f.code.startswith("RV")]

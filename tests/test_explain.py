@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit.audit import audit_board
-from revoke_audit.cli import main
-from revoke_audit.explain import explain_text, find_board
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.cli.commands import main
+from revoke_audit.reports.explain import explain_text, find_board
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -174,9 +174,9 @@ def test_a_transfer_from_declarers_side_is_never_negative():
     from builders import board
     from deals import D1, DECLARER_RUFFS_10
 
-    from revoke_audit.audit import audit_board
-    from revoke_audit.explain import explain_text
-    from revoke_audit.options import AuditOptions
+    from revoke_audit.ruling.audit import audit_board
+    from revoke_audit.reports.explain import explain_text
+    from revoke_audit.ruling.options import AuditOptions
 
     text = explain_text(audit_board(board(D1, "4H", "S", DECLARER_RUFFS_10),
                                     AuditOptions(discovered="table")))
@@ -276,7 +276,7 @@ def test_a_stdout_that_cannot_be_written_is_a_one_line_error(stdout):
 def test_first_boards_keeps_only_what_it_lists_and_counts_the_rest():
     # F16: `explain --board nope` lists 20 boards of the file and says how many more; the
     # records past the 20th are counted as they are read, never held.
-    from revoke_audit.explain import first_boards
+    from revoke_audit.reports.explain import first_boards
 
     path = FIXTURES / "mixed" / "thursday-pairs.pbn"
     every = find_board([path])

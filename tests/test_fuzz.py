@@ -6,10 +6,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from revoke_audit.audit import audit_board
-from revoke_audit.rows import board_row
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.reports.rows import board_row
 from revoke_audit.formats import read_stream
-from revoke_audit.rows import finding_row
+from revoke_audit.reports.rows import finding_row
 
 SESSION = Path(__file__).resolve().parents[1] / "fixtures" / "mixed"
 SAMPLES = [(SESSION / "thursday-pairs.pbn").read_bytes(), (SESSION / "thursday-pairs-bbo.lin").read_bytes()]

@@ -8,10 +8,10 @@ import tarfile
 import zipfile
 from pathlib import Path
 
-from revoke_audit.audit import audit_board
-from revoke_audit.rows import board_row
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.reports.rows import board_row
 from revoke_audit.formats import read_boards
-from revoke_audit.rows import finding_row
+from revoke_audit.reports.rows import finding_row
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TEXTS = [p.read_bytes() for p in sorted(FIXTURES.rglob("*")) if p.is_file() and p.stat().st_size]

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from revoke_audit import audit_paths
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SESSION = ROOT / "fixtures" / "mixed"
@@ -316,7 +316,7 @@ def test_boards_without_play_are_counted_as_not_checked(tmp_path):
 def test_boards_past_the_shown_ones_are_indexed_from_disk_not_kept(tmp_path, monkeypatch):
     # F15: a run with many irregular boards keeps the first MAX_SECTIONS whole (their sections)
     # and only spools every board's index row; the page still lists every one in its index.
-    from revoke_audit import html_page
+    from revoke_audit.reports import html_page
 
     monkeypatch.setattr(html_page, "MAX_SECTIONS", 2)
     kept = []

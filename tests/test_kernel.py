@@ -11,8 +11,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from revoke_audit.cards import RANKS, SEATS, SUITS
-from revoke_audit.lane import kernel
+from revoke_audit.core.cards import RANKS, SEATS, SUITS
+from revoke_audit.engine.lane import kernel
 
 C = kernel._kernel
 needs_c = pytest.mark.skipif(C is None, reason="the C accelerator was not built here")
@@ -174,7 +174,7 @@ def test_a_build_older_than_the_code_is_not_used():
     the first call of it: such a module counts as not built (the Python twins run)."""
     from types import ModuleType
 
-    from revoke_audit import speedups
+    from revoke_audit.core import speedups
 
     stale = ModuleType("_speedups")
     for name in speedups.FUNCTIONS[:-1]:
@@ -186,7 +186,7 @@ def test_a_build_older_than_the_code_is_not_used():
 
 @needs_c
 def test_every_compiled_function_is_listed():
-    from revoke_audit import speedups
+    from revoke_audit.core import speedups
 
     public = {name for name in dir(speedups.compiled) if not name.startswith("_")}
     assert public == set(speedups.FUNCTIONS)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from revoke_audit import lane
-from revoke_audit.cards import SEATS
+from revoke_audit.engine import lane
+from revoke_audit.core.cards import SEATS
 from revoke_audit.formats.pbn import read_pbn
-from revoke_audit.options import AuditOptions
-from revoke_audit.table_facts import read_table_facts
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.laws.table_facts import read_table_facts
 
 from test_pbn_fast import MUTATIONS, plain_game
 
@@ -101,7 +101,7 @@ def test_every_edition_and_discovery_gives_the_full_audits_rows(laws, discovered
 def test_runs_hold_the_lanes_rows_in_order(run_boards, monkeypatch):
     """``runs=True`` gives consecutive rows of the lane as CleanRuns of at most RUN_BOARDS
     rows, the other boards in their places: the same rows in the same order."""
-    from revoke_audit.rows import CleanRun
+    from revoke_audit.reports.rows import CleanRun
 
     monkeypatch.setattr(lane, "RUN_BOARDS", run_boards)
     data = clean_file(4, games=40)

@@ -11,11 +11,11 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from revoke_audit import lane
+from revoke_audit.engine import lane
 from revoke_audit.formats.lin import PlainLine, read_lin
 from revoke_audit.formats.lin.write import format_lin
 from revoke_audit.formats.pbn import read_pbn
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.options import AuditOptions
 
 from test_lane import clean_game, corpus_rows_both_ways, taken
 

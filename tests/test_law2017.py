@@ -8,9 +8,9 @@ from deals import (BASE1, BASE2, BOTH_SIDES, D1, D2, DECLARER_REVOKES_1, DECLARE
                    TWELFTH_REVOKE, TWO_REVOKES_ONE_LATER_TRICK, WEST_OMITS_2_LIN, WEST_OMITS_2_PBN, WEST_REVOKES_3,
                    WEST_REVOKES_4, WEST_REVOKES_11, WEST_REVOKES_HEARTS_TWICE, WEST_RUFFS_2)
 
-from revoke_audit.audit import audit_board
-from revoke_audit.options import AuditOptions
-from revoke_audit.rows import board_row
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.reports.rows import board_row
 from revoke_audit.laws import AFTER_ROUND
 
 

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from builders import revoking_board
 
-from revoke_audit.audit import audit_board
-from revoke_audit.cards import SEATS, card_str, deal_str
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.core.cards import SEATS, card_str, deal_str
+from revoke_audit.ruling.options import AuditOptions
 
 AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 

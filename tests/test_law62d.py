@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_law2017_property import random_board
 
-from revoke_audit.audit import audit_board
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.options import AuditOptions
 
 AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 
@@ -97,7 +97,7 @@ def test_two_revokes_on_trick_12_are_explained_not_corrected():
 
 def _after_12(hands, order, cards, trump):
     """Tricks 12 and 13 from trick 12's cards (time order): the winning seat of each."""
-    from revoke_audit.cards import winning_index
+    from revoke_audit.core.cards import winning_index
     w12 = order[winning_index(list(cards), trump)]
     last = {s: (hands[s] & ~(1 << c)).bit_length() - 1 for s, c in zip(order, cards)}
     order13 = [(w12 + k) % 4 for k in range(4)]
@@ -109,7 +109,7 @@ def _game_tree(hands, order, table, pos, trump):
     offender plays his card of the suit led, each later player - partner included - in turn
     plays the legal card that wins his side most of tricks 12-13, knowing the others will do
     the same.  Returns the winners of tricks 12 and 13."""
-    from revoke_audit.cards import SUIT_MASKS, cards_in
+    from revoke_audit.core.cards import SUIT_MASKS, cards_in
 
     def play(i, cards):
         if i == 4:
@@ -191,7 +191,7 @@ def test_two_opponents_failing_on_trick_12_are_explained_not_corrected():
 def test_explain_shows_the_62d_correction_as_tricks_to_a_side():
     """South's trick-12 revoke (declarer, third to play): played 12, corrected 11 - explain
     says "1 trick to E-W", never "-1"."""
-    from revoke_audit.explain import explain_text
+    from revoke_audit.reports.explain import explain_text
     a, _ = rule(WBU, CROSS_RUFF + ["N:S2 E:S5 S:H8 W:C6", "S:SQ W:H9 N:S3 E:HJ"])
     text = explain_text(a)
     assert "  1 trick to E-W: the play as corrected (see the findings)\n" in text

@@ -3,11 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from revoke_audit.audit import audit_board
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.options import AuditOptions
 from revoke_audit.laws.dates import edition_for
 from revoke_audit.formats import read_boards
-from revoke_audit.record import BoardRecord
+from revoke_audit.core.record import BoardRecord
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

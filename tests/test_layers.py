@@ -1,101 +1,73 @@
-"""The house's layers, as ARCHITECTURE.md draws them: imports run one way, type-only imports
-included, and no module imports a later layer."""
+"""The house's layers (ARCHITECTURE.md), enforced: ``lint-imports`` runs the contracts of
+pyproject.toml (``[tool.importlinter]``: core < formats < replay < laws < scoring < ruling <
+reports < engine < cli, and two ``forbidden`` ones) and passes; a copy of the package with one
+deliberate upward import makes it fail, so the check can fail; the package root keeps at most
+five modules, and every layer package says in its docstring what it owns."""
 import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "revoke_audit"
+import pytest
 
-#: Layers in ARCHITECTURE.md's order; a module may import its own layer and earlier ones.
-LAYERS = [
-    ["cards", "record", "codes", "findings", "visible", "auction", "scoring", "duplicate", "rubber",
-     "speedups", "_speedups"],
-    ["formats"],
-    ["replay"],
-    ["table_facts", "duties"],
-    ["laws"],
-    ["equity", "_endplay"],
-    ["options", "checks", "discovery"],
-    ["audit"],
-    ["director", "rows", "selection", "baseline", "repair"],
-    ["lane"],
-    ["units"],
-    ["report", "sarif", "streamed_json", "frames", "targets", "rewrite"],
-    ["rescore", "standings", "field_reports", "corrections"],
-    ["workers", "run", "dask_engine", "watch"],
-    ["explain", "html_page", "watch_page", "config", "api", "console", "cli", "__init__", "__main__"],
-]
-RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "revoke_audit"
+LAYERS = ["core", "formats", "replay", "laws", "scoring", "ruling", "reports", "engine", "cli"]
+LINT = Path(sys.executable).with_name("lint-imports")
+
+needs_linter = pytest.mark.skipif(not LINT.exists(), reason="import-linter is not installed "
+                                  "(pip install -e .[test])")
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE).with_suffix("").parts
-    return ".".join(p for p in parts if p != "__init__") or "__init__"
+def lint(src: Path, config: Path) -> subprocess.CompletedProcess:
+    """``lint-imports`` over the package found in ``src`` (first on the path), with ``config``."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    return subprocess.run([str(LINT), "--config", str(config), "--no-cache"], cwd=config.parent,
+                          env=env, capture_output=True, text=True, timeout=300)
 
 
-def imports(path: Path) -> set[str]:
-    """The package's modules that ``path`` imports, at any depth (inside functions and
-    ``if TYPE_CHECKING:`` blocks too)."""
-    here = module_name(path).split(".")
-    package = here if path.name == "__init__.py" else here[:-1]
-    if here == ["__init__"]:
-        package = []
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level:
-            base = package[:len(package) - node.level + 1]
-            target = base + (node.module.split(".") if node.module else [])
-            names = [".".join(target)] if node.module else [
-                ".".join(target + [a.name]) for a in node.names]
-            found.update(n for n in names if n)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("revoke_audit."):
-            found.add(node.module[len("revoke_audit."):])
-    return {_existing(n) for n in found} - {None}
+@needs_linter
+def test_the_layers_hold():
+    done = lint(ROOT / "src", ROOT / "pyproject.toml")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "BROKEN" not in done.stdout
 
 
-def _existing(name: str) -> str | None:
-    """``name`` as a module of the package (an imported name may be a function in it)."""
-    parts = name.split(".")
-    while parts:
-        p = PACKAGE.joinpath(*parts)
-        # a ``.c`` file is a compiled module (``_speedups.c``): a leaf, it imports nothing
-        if (p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
-                or p.with_suffix(".c").is_file()):
-            return ".".join(parts)
-        parts.pop()
-    return None
+@needs_linter
+def test_an_upward_import_breaks_them(tmp_path):
+    """core/cards.py importing reports' rows: the layers contract and both forbidden contracts
+    must each report it."""
+    shutil.copytree(PACKAGE, tmp_path / "src" / "revoke_audit",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    cards = tmp_path / "src" / "revoke_audit" / "core" / "cards.py"
+    cards.write_text(cards.read_text() + "\nfrom ..reports import rows  # deliberate: upward\n")
+    shutil.copyfile(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    done = lint(tmp_path / "src", tmp_path / "pyproject.toml")
+    assert done.returncode != 0
+    out = done.stdout
+    assert "revoke_audit.core.cards -> revoke_audit.reports.rows" in out
+    assert re.search(r"layers: each imports only the layers below it\s+BROKEN", out)
+    assert re.search(r"core imports nothing of the package\s+BROKEN", out)
+    assert re.search(r"nothing below reports imports it\s+BROKEN", out)
 
 
-def graph() -> dict[str, set[str]]:
-    return {module_name(p): imports(p) - {module_name(p)} for p in PACKAGE.rglob("*.py")}
+def test_the_root_keeps_at_most_five_modules():
+    root = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(root) <= 5, root
+    assert {"__init__.py", "__main__.py", "api.py"} <= set(root)
 
 
-def top(name: str) -> str:
-    return name.split(".")[0]
+def test_every_layer_is_a_package_that_says_what_it_owns():
+    for layer in LAYERS:
+        init = PACKAGE / layer / "__init__.py"
+        doc = ast.get_docstring(ast.parse(init.read_text()))
+        assert doc and len(doc) > 80, f"{layer}/__init__.py has no docstring saying what it owns"
 
 
-def test_no_module_imports_a_later_layer():
-    wrong = [(m, i) for m, targets in graph().items() for i in targets
-             if RANK[top(i)] > RANK[top(m)]]
-    assert wrong == []
-
-
-def test_every_module_has_its_layer():
-    assert {top(m) for m in graph()} <= set(RANK)
-
-
-def test_there_is_no_import_cycle():
-    g = graph()
-    state: dict[str, int] = {}
-
-    def visit(m, path):
-        if state.get(m) == 1:
-            raise AssertionError("import cycle: " + " -> ".join(path + [m]))
-        if state.get(m) == 2:
-            return
-        state[m] = 1
-        for t in sorted(g.get(m, ())):
-            visit(t, path + [m])
-        state[m] = 2
-
-    for m in sorted(g):
-        visit(m, [])
+def test_the_contract_names_every_layer_in_order():
+    text = (ROOT / "pyproject.toml").read_text()
+    layers = re.search(r'^layers = \[(.*?)\]', text, re.M).group(1)
+    assert re.findall(r'"revoke_audit\.(\w+)"', layers) == LAYERS[::-1]

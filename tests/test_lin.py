@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from revoke_audit.cards import (
+from revoke_audit.core.cards import (
     EAST,
     NORTH,
     SOUTH,
@@ -39,9 +39,9 @@ from revoke_audit.cards import (
     parse_hand,
     trick_winner,
 )
-from revoke_audit.codes import CODES
+from revoke_audit.core.codes import CODES
 from revoke_audit.formats.lin import MAX_ITEMS, MAX_VALUE, format_lin, read_lin
-from revoke_audit.record import BoardRecord, Play
+from revoke_audit.core.record import BoardRecord, Play
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "lin"
 SEAT = {"N": NORTH, "E": EAST, "S": SOUTH, "W": WEST}

@@ -2,7 +2,7 @@
 the log accepts, loading cleanly, so a director can copy it and change the cells."""
 from pathlib import Path
 
-from revoke_audit.table_facts import (DISCOVERED, FACTS, PENALTY_CARD, read_table_facts)
+from revoke_audit.laws.table_facts import (DISCOVERED, FACTS, PENALTY_CARD, read_table_facts)
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "docs" / "director-log-template.csv"
 

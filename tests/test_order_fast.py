@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from revoke_audit.replay import fast as order_fast
-from revoke_audit.cards import SUIT_MASKS, cards_in, trick_winner
+from revoke_audit.core.cards import SUIT_MASKS, cards_in, trick_winner
 from revoke_audit.formats import read_boards
-from revoke_audit.record import BoardRecord, Play
+from revoke_audit.core.record import BoardRecord, Play
 from revoke_audit.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]

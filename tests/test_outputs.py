@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import revoke_audit.cli
-import revoke_audit.report
-import revoke_audit.streamed_json
-from revoke_audit.cli import main
-from revoke_audit.report import director_line
+import revoke_audit.cli.commands
+import revoke_audit.reports.report
+import revoke_audit.reports.streamed_json
+from revoke_audit.cli.commands import main
+from revoke_audit.reports.report import director_line
 
 from sarif_schema import validate
 
@@ -217,7 +217,7 @@ def test_sarif_fingerprints_are_stable_and_distinct(cli, tmp_path):
 
 
 def test_an_empty_sarif_log_is_valid():
-    from revoke_audit.sarif import sarif_document
+    from revoke_audit.reports.sarif import sarif_document
     log = sarif_document([])
     validate(log)
     assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"] == []
@@ -229,9 +229,9 @@ def test_an_empty_sarif_log_is_valid():
 def nothing_read(monkeypatch):
     def fail(*args, **kw):
         raise AssertionError("the input was read")
-    monkeypatch.setattr(revoke_audit.cli, "render_sources", fail)
-    monkeypatch.setattr(revoke_audit.cli, "read_table_facts", fail)
-    monkeypatch.setattr(revoke_audit.cli.Baseline, "load", fail)
+    monkeypatch.setattr(revoke_audit.cli.commands, "render_sources", fail)
+    monkeypatch.setattr(revoke_audit.cli.commands, "read_table_facts", fail)
+    monkeypatch.setattr(revoke_audit.cli.commands.Baseline, "load", fail)
 
 
 def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
@@ -338,7 +338,7 @@ def test_disk_full_when_closing_leaves_both_old_reports_and_no_temp_file(cli, tm
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_fsync(fd)
 
-    monkeypatch.setattr(revoke_audit.report.os, "fsync", fsync)
+    monkeypatch.setattr(revoke_audit.reports.report.os, "fsync", fsync)
     r = cli("audit", "revoke.pbn", "-o", "boards.csv", "--findings", "findings.csv")
     assert (r.exit_code, r.output) == (2, "revoke.pbn:25: board 2: RV001 [64A2] trick 3: West "
                                           "(defender) played D5 on a heart lead holding H7 H6: one "
@@ -364,7 +364,7 @@ def test_disk_full_while_writing_names_the_report(cli, tmp_path, monkeypatch):
         def write(self, s):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(revoke_audit.report.os, "fdopen",
+    monkeypatch.setattr(revoke_audit.reports.report.os, "fdopen",
                         lambda fd, *a, **kw: (os.close(fd), Full())[1])
     r = cli("audit", "revoke.pbn", "-o", "boards.csv")
     assert (r.exit_code, r.output) == (2, "Error: cannot write boards.csv: No space left on device\n")
@@ -418,9 +418,9 @@ def test_a_full_temporary_folder_names_the_document_it_holds(cli, tmp_path, monk
         def write(self, s):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(revoke_audit.streamed_json.tempfile, "TemporaryFile",
+    monkeypatch.setattr(revoke_audit.reports.streamed_json.tempfile, "TemporaryFile",
                         lambda *a, **kw: Full())
-    monkeypatch.setattr(revoke_audit.streamed_json.tempfile, "gettempdir", lambda: "/full")
+    monkeypatch.setattr(revoke_audit.reports.streamed_json.tempfile, "gettempdir", lambda: "/full")
     r = cli("audit", "revoke.pbn", "--format", fmt, "-o", "boards.csv")
     assert (r.exit_code, r.stdout) == (2, "")
     held = "boards.csv and " if fmt == "json" else ""  # boards wait for their fields' figures

@@ -11,9 +11,9 @@ from builders import revoking_board
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from click.testing import CliRunner
 
-import revoke_audit.units as run
-from revoke_audit import speedups
-from revoke_audit.cli import main
+import revoke_audit.engine.units as run
+from revoke_audit.core import speedups
+from revoke_audit.cli.commands import main
 from revoke_audit.formats import Limits
 from revoke_audit.formats.lines import MAX_LINE
 from revoke_audit.formats import read_file
@@ -521,7 +521,7 @@ def test_a_file_cut_short_after_it_was_split_loses_no_game_silently(tmp_path, na
     """Truncated after its parts were planned: the parts past the new end read nothing, one
     may end inside its games.  Each part that misses games it was to audit says so in a row
     of its own (PS004, game numbers), so that every game planned is a board row or named."""
-    from revoke_audit.options import AuditOptions
+    from revoke_audit.ruling.options import AuditOptions
 
     path = tmp_path / name
     path.write_text(text)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from revoke_audit.cards import (
+from revoke_audit.core.cards import (
     EAST,
     NORTH,
     SOUTH,
@@ -21,9 +21,9 @@ from revoke_audit.cards import (
     parse_card,
     trick_winner,
 )
-from revoke_audit.codes import CODES
+from revoke_audit.core.codes import CODES
 from revoke_audit.formats.pbn import MAX_GAME_LINES, format_pbn, read_pbn
-from revoke_audit.record import BoardRecord, Play
+from revoke_audit.core.record import BoardRecord, Play
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "pbn"
 DEAL1 = "N:AKQ2.432.5432.32 543.AKQJ.T98.T98 JT9876.65.AK.AKQ .T987.QJ76.J7654"
@@ -244,7 +244,7 @@ def test_truncated_file():
 
 
 def test_a_file_cut_inside_a_play_section_is_not_clean():
-    from revoke_audit.audit import audit_board
+    from revoke_audit.ruling.audit import audit_board
 
     r1, r2 = read("cut_in_play.pbn")
     assert codes(r1) == [] and codes(r2) == [("PS004", 62)]
@@ -512,10 +512,10 @@ def test_a_board_cut_at_the_game_limit_is_never_clean(tmp_path, pad):
     file ends inside is, PS004), and it still counts as a hand record read."""
     from click.testing import CliRunner
 
-    from revoke_audit.audit import audit_records
-    from revoke_audit.cli import main
+    from revoke_audit.ruling.audit import audit_records
+    from revoke_audit.cli.commands import main
     from revoke_audit.formats import read_boards
-    from revoke_audit.options import AuditOptions
+    from revoke_audit.ruling.options import AuditOptions
 
     text = (Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn").read_text()
     path = tmp_path / "padded.pbn"

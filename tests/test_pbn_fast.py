@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from revoke_audit.cards import SEATS, SUIT_MASKS, cards_in, card_str, deal_str, trick_winner
+from revoke_audit.core.cards import SEATS, SUIT_MASKS, cards_in, card_str, deal_str, trick_winner
 from revoke_audit.formats.pbn import build as pbn_build, lookup as pbn_lookup
 from revoke_audit.formats.pbn import read_pbn
 from revoke_audit.formats.pbn.lexer import Lexer

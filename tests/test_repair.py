@@ -13,11 +13,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import revoke_audit
-from revoke_audit.audit import audit_records
-from revoke_audit.cli import main
+from revoke_audit.ruling.audit import audit_records
+from revoke_audit.cli.commands import main
 from revoke_audit.formats import read_boards
-from revoke_audit.options import AuditOptions
-from revoke_audit.repair import plan_file
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.ruling.repair import plan_file
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CLEAN = AuditOptions(equity=False)
@@ -177,7 +177,7 @@ def test_killed_before_the_rename_leaves_the_original(tmp_path):
     original = path.read_bytes()
     script = ("import os, signal, sys\n"
               "os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)\n"
-              "from revoke_audit.cli import main\n"
+              "from revoke_audit.cli.commands import main\n"
               "main(['fix', '--write', sys.argv[1]])\n")
     done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True)
     assert done.returncode == -9

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import revoke_audit.repair as repair
-from revoke_audit.cli import main
+import revoke_audit.ruling.repair as repair
+from revoke_audit.cli.commands import main
 from revoke_audit.formats import Limits, read_boards
-from revoke_audit.repair import plan_paths, repairs
+from revoke_audit.ruling.repair import plan_paths, repairs
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FIXABLE = (FIXTURES / "pbn" / "fault_time_order.pbn").read_bytes()  # one board, time order

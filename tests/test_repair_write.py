@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import revoke_audit.repair as repair
-from revoke_audit.cli import main
-from revoke_audit.repair import plan_paths
-from revoke_audit.rewrite import Left, rewrite
+import revoke_audit.ruling.repair as repair
+from revoke_audit.cli.commands import main
+from revoke_audit.ruling.repair import plan_paths
+from revoke_audit.reports.rewrite import Left, rewrite
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FIXABLE = FIXTURES / "pbn" / "fault_time_order.pbn"
@@ -105,7 +105,7 @@ def test_a_signal_during_the_write_leaves_no_temp_file(tmp_path):
     path = fixable(tmp_path)
     script = ("import os, signal, sys\n"
               "os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGTERM)\n"
-              "from revoke_audit.cli import main\n"
+              "from revoke_audit.cli.commands import main\n"
               "main(['fix', '--write', sys.argv[1]])\n")
     done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True)
     assert done.returncode == 143, done.stderr
@@ -183,8 +183,8 @@ def test_repairs_refuses_standard_input():
 def test_a_temp_file_that_cannot_be_made_is_a_message(tmp_path, monkeypatch):
     """The folder cannot be written (as root it always can: the refusal is made by hand): exit
     2 with ``cannot write``, not an internal error, and the file as it was."""
-    import revoke_audit.rewrite as rewrite_module
-    from revoke_audit.targets import ReportError
+    import revoke_audit.reports.rewrite as rewrite_module
+    from revoke_audit.reports.targets import ReportError
 
     def refused(path, binary=False):
         raise ReportError(path, PermissionError(13, "Permission denied"))

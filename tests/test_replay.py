@@ -5,10 +5,10 @@ from dataclasses import replace
 from builders import board
 from deals import BASE1, BASE2, D1, D2, WEST_REVOKES_3
 
-from revoke_audit.audit import audit_board
-from revoke_audit.cards import parse_card
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.core.cards import parse_card
 from revoke_audit.replay import replay
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.options import AuditOptions
 
 AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 

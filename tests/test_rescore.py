@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from revoke_audit import audit_paths
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 
 REVOKE = (Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn").read_text()
 # board 2 of revoke.pbn with its play: West revokes on trick 3, one trick transferred at the
@@ -312,7 +312,7 @@ def test_json_outputs_have_the_figures(cli, session, fmt):
 
 def board_rows(numbers: range, event: str = "Big Pairs") -> list[dict[str, object]]:
     """The boards.csv rows of clean boards, one result each of boards ``numbers``."""
-    from revoke_audit.rows import BOARD_COLUMNS
+    from revoke_audit.reports.rows import BOARD_COLUMNS
 
     rows = []
     for n in numbers:
@@ -329,8 +329,8 @@ def board_rows(numbers: range, event: str = "Big Pairs") -> list[dict[str, objec
 def clean_run(numbers: range | list, event: str = "Big Pairs") -> "CleanRun":
     """Clean boards without findings as the lane sends them (a ``CleanRun`` of CSV lines):
     ``numbers``' rows (``board_rows``), or the rows given."""
-    from revoke_audit.report import CsvText
-    from revoke_audit.rows import CleanRun
+    from revoke_audit.reports.report import CsvText
+    from revoke_audit.reports.rows import CleanRun
 
     rows = board_rows(numbers, event) if isinstance(numbers, range) else numbers
     run = CleanRun(len(rows), rows=[dict(r) for r in rows])
@@ -344,7 +344,7 @@ def test_a_board_kept_for_its_field_costs_a_few_numbers():
     import gc
     import tracemalloc
 
-    from revoke_audit.rescore import Fields
+    from revoke_audit.scoring.rescore import Fields
 
     runs = [clean_run(range(start, start + 1000)) for start in range(1, 20001, 1000)]
     fields = Fields()
@@ -366,9 +366,9 @@ def test_a_board_kept_for_its_field_costs_a_few_numbers():
 def test_a_boards_report_file_is_written_as_the_boards_come(tmp_path):
     # not held back until the fields are scored: its figure cells are filled in afterwards
     # (a copy of its lines), and only when a field was scored
-    from revoke_audit.report import Reports
-    from revoke_audit.field_reports import Deferred
-    from revoke_audit.rescore import Fields
+    from revoke_audit.reports.report import Reports
+    from revoke_audit.reports.field_reports import Deferred
+    from revoke_audit.scoring.rescore import Fields
 
     fields = Fields()
     with Reports([str(tmp_path / "boards.csv")]) as reports:
@@ -386,8 +386,8 @@ def test_the_lanes_lines_and_the_rows_give_the_same_fields():
     # clean boards come to the fields as CSV lines (the lane's) or as rows (the library's):
     # the same entries either way - names the CSV quotes (a comma, a quote), one like a formula,
     # board numbers as written ("017" is not board 17, " 2" is board 2)
-    from revoke_audit.rows import Rendered
-    from revoke_audit.rescore import Fields
+    from revoke_audit.reports.rows import Rendered
+    from revoke_audit.scoring.rescore import Fields
 
     names = ['Hal, "N"', "Ann", "Bo", "Cy", "Di", "=1+2", "Ed", "Flo"]
     rows = board_rows(range(8))
@@ -424,8 +424,8 @@ def test_names_with_commas_quotes_and_board_numbers_as_written(cli, tmp_path):
 def test_a_fill_that_fails_leaves_no_temp_file_and_names_the_report(tmp_path):
     import errno
 
-    from revoke_audit.report import Reports
-    from revoke_audit.targets import ReportError
+    from revoke_audit.reports.report import Reports
+    from revoke_audit.reports.targets import ReportError
 
     def full(lines):
         yield next(lines)

@@ -1,7 +1,7 @@
-"""Tests for revoke_audit.rubber: hand-computed scores for the 1932 code and bridge-whist."""
+"""Tests for revoke_audit.scoring.rubber: hand-computed scores for the 1932 code and bridge-whist."""
 import pytest
 
-from revoke_audit.rubber import (
+from revoke_audit.scoring.rubber import (
     BRIDGE_WHIST_VALUES, CLUBS, DIAMONDS, HEARTS, NOTRUMP, SPADES, RubberScore,
     score_1932, score_bridge_whist, trick_value_1932, undertricks_1932)
 

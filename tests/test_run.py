@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import revoke_audit.units as run
-from revoke_audit.cli import main
+import revoke_audit.engine.units as run
+from revoke_audit.cli.commands import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "archive"
@@ -80,7 +80,7 @@ def test_rendered_rows_come_back_from_a_worker_as_they_were():
     come back the same, and a row of other keys travels as it is."""
     import pickle
 
-    from revoke_audit.rows import BOARD_COLUMNS, FINDING_COLUMNS, Rendered
+    from revoke_audit.reports.rows import BOARD_COLUMNS, FINDING_COLUMNS, Rendered
 
     board = {c: i for i, c in enumerate(BOARD_COLUMNS)}
     finding = {c: str(i) for i, c in enumerate(FINDING_COLUMNS)}
@@ -113,7 +113,7 @@ def test_jobs_2_gives_jobs_1_on_stdout_in_every_format(tmp_path, fmt):
 
 
 def test_a_lean_row_says_what_it_lacks():
-    from revoke_audit.rows import BOARD_COLUMNS, Rendered
+    from revoke_audit.reports.rows import BOARD_COLUMNS, Rendered
 
     full = Rendered({c: "" for c in BOARD_COLUMNS} | {"status": "clean"}, [], csv=("b\n", ""))
     lean = full.lean()
@@ -129,7 +129,7 @@ def test_consecutive_clean_boards_travel_as_one_run():
     number; a board with findings, or not clean, stays itself, in its place."""
     import pickle
 
-    from revoke_audit.rows import BOARD_COLUMNS, CleanRun, Rendered, clean_runs
+    from revoke_audit.reports.rows import BOARD_COLUMNS, CleanRun, Rendered, clean_runs
 
     def board(i, status="clean", findings=()):
         row = {c: "" for c in BOARD_COLUMNS} | {"status": status}
@@ -186,7 +186,7 @@ def test_a_large_file_that_cannot_be_split_is_audited_by_the_parent(tmp_path, mo
     """One worker would hold all of such a file's rows and send them at once (871 MB at 100 MB
     of input): the parent reads it as one process does, streaming its rows, while the workers
     take the rest.  The reports are those of one process."""
-    import revoke_audit.run as runner
+    import revoke_audit.engine.run as runner
     from test_parts import games
 
     monkeypatch.setattr(run, "PART_GAMES", 4)

@@ -65,7 +65,7 @@ def test_the_command_does_not_load_endplay():
     import subprocess
     import sys
 
-    code = ("import sys, revoke_audit.cli, revoke_audit.report; "
+    code = ("import sys, revoke_audit.cli.commands, revoke_audit.reports.report; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('endplay', 'pandas')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -6,8 +6,8 @@ import pytest
 from builders import board
 from deals import D1, D2, WEST_REVOKES_3
 
-from revoke_audit.audit import audit_board
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.ruling.options import AuditOptions
 
 # D1 (N 5432.543.AKQ.AKQ, E KQJT.2.9876.9876, S A98.AKQJT.54.543, W 76.9876.JT32.JT2) recorded
 # as 4H by EAST, dealer E, "1H P 4H P P P": E-W hold 1 + 4 = 5 hearts, and East opens 1H with

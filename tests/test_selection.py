@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit.cli import main
-from revoke_audit.selection import Selection, check_prefixes
+from revoke_audit.cli.commands import main
+from revoke_audit.reports.selection import Selection, check_prefixes
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

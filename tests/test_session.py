@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from revoke_audit import audit_paths
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 from revoke_audit.formats import read_file
 from revoke_audit.formats.lin.write import format_lin
 

@@ -1,6 +1,6 @@
 """The command as a real process: signals (exit 130/143, no temp file, workers end quietly), a
 closed stdin, a failing stdout, and a disk that fills up (a small tmpfs, where one can be
-mounted).  Each test starts ``python -m revoke_audit.cli`` and checks its exit code and its
+mounted).  Each test starts ``python -m revoke_audit.cli.commands`` and checks its exit code and its
 whole stderr, so a traceback or a warning from any process fails it."""
 import os
 import shutil
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and fi
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REVOKE_PBN = (FIXTURES / "cli" / "revoke.pbn").read_bytes()
-CMD = [sys.executable, "-m", "revoke_audit.cli"]
+CMD = [sys.executable, "-m", "revoke_audit.cli.commands"]
 
 
 def start(args: list[str], cwd: Path) -> subprocess.Popen:
@@ -235,7 +235,7 @@ def test_the_pools_thread_is_quiet_once_the_pool_is_broken(monkeypatch):
     import threading
     from types import SimpleNamespace
 
-    from revoke_audit.workers import worker_pool
+    from revoke_audit.engine.workers import worker_pool
 
     shown = []
     monkeypatch.setattr(threading, "excepthook", lambda args: shown.append(args.thread.name))
@@ -369,5 +369,5 @@ def test_the_entry_point_loads_little_before_ctrl_c_is_quiet(tmp_path):
     done = subprocess.run([sys.executable, "-c", LOADING], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60)
     loaded = eval(done.stdout.splitlines()[0])
-    assert "revoke_audit.cli" not in loaded and "revoke_audit.audit" not in loaded, loaded
+    assert "revoke_audit.cli.commands" not in loaded and "revoke_audit.ruling.audit" not in loaded, loaded
     assert (done.returncode, done.stderr) == (130, "")

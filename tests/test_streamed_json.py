@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import revoke_audit.cli
-from revoke_audit.cli import main
-from revoke_audit.sarif import sarif_document, write_sarif
-from revoke_audit.streamed_json import JsonSpools, Spool, placeholder, write_document
+import revoke_audit.cli.commands
+from revoke_audit.cli.commands import main
+from revoke_audit.reports.sarif import sarif_document, write_sarif
+from revoke_audit.reports.streamed_json import JsonSpools, Spool, placeholder, write_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ROWS = [{"board": "1", "name": "Ann \u00e9\n=x", "n": 3, "ok": True, "none": None},
@@ -79,7 +79,7 @@ def test_a_bug_outside_any_board_is_one_line_and_exit_2(monkeypatch, tmp_path):
     traceback; boards keep their own RC099 for bugs inside a board."""
     def broken(*args, **kw):
         raise KeyError("boom")
-    monkeypatch.setattr(revoke_audit.cli, "render_sources", broken)
+    monkeypatch.setattr(revoke_audit.cli.commands, "render_sources", broken)
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["audit", str(FIXTURES / "cli" / "revoke.pbn"), "-q"])
     assert r.exit_code == 2

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 from deals import BASE2, D2
 
 from revoke_audit import TableFactsError, audit_paths, read_table_facts
-from revoke_audit.cli import main
+from revoke_audit.cli.commands import main
 from revoke_audit.formats.pbn.write import format_pbn
-from revoke_audit.rows import log_findings
-from revoke_audit.table_facts import FactRow
+from revoke_audit.reports.rows import log_findings
+from revoke_audit.laws.table_facts import FactRow
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 HEADER = "source,event,board,room,trick,seat,fact,value\n"
@@ -462,7 +462,7 @@ def test_a_board_cell_of_thousands_of_digits_matches_no_board(tmp_path):
     limit: an internal error.  It is a board number no record has (RC040, the row ignored)."""
     from click.testing import CliRunner
 
-    from revoke_audit.cli import main
+    from revoke_audit.cli.commands import main
     log = tmp_path / "log.csv"
     log.write_text(HEADER + ",," + "9" * 5000 + ",,,,discovered,table\n")
     revoke = Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn"

@@ -8,9 +8,9 @@ import pytest
 from builders import board
 from deals import BASE2, D1, D2, TWELFTH_REVOKE, WEST_REVOKES_3, WEST_REVOKES_4
 
-from revoke_audit.audit import audit_board
-from revoke_audit.explain import explain_text, find_board
-from revoke_audit.options import AuditOptions
+from revoke_audit.ruling.audit import audit_board
+from revoke_audit.reports.explain import explain_text, find_board
+from revoke_audit.ruling.options import AuditOptions
 
 AT_TABLE = AuditOptions(discovered="table")  # these plays are ruled as found at the table (64A)
 

@@ -12,9 +12,9 @@ from queue import Empty, Queue
 
 import pytest
 
-from revoke_audit import watch as watch_module
-from revoke_audit.options import AuditOptions
-from revoke_audit.watch import CHANGED, NEW, WITHDRAWN, Watch, announcement_line, followed
+from revoke_audit.engine import watch as watch_module
+from revoke_audit.ruling.options import AuditOptions
+from revoke_audit.engine.watch import CHANGED, NEW, WITHDRAWN, Watch, announcement_line, followed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from session_writer import corrected, save_whole, session_games, write_session  # noqa: E402
@@ -203,7 +203,7 @@ def test_a_revoke_announced_in_the_round_stays_ruled_at_the_table(tmp_path):
 
 
 def board_card(text: str) -> int:
-    from revoke_audit.cards import parse_card
+    from revoke_audit.core.cards import parse_card
     return parse_card(text)
 
 
@@ -351,7 +351,7 @@ def test_ctrl_c_ends_the_watch_with_130_and_a_summary(tmp_path):
 def test_a_missing_path_is_a_usage_error(tmp_path):
     from click.testing import CliRunner
 
-    from revoke_audit.cli import main
+    from revoke_audit.cli.commands import main
     r = CliRunner().invoke(main, ["watch", str(tmp_path / "nowhere")])
     assert r.exit_code == 2 and "cannot watch" in r.output
 
@@ -396,7 +396,7 @@ def test_each_board_on_the_page_is_ruled_as_the_watch_ruled_it(tmp_path):
     """Table 1 had begun its next board when its revoke was first read: after the round (64B5,
     64C review); table 2's round is still on: at the table, 64A2's transfer.  The page shows
     each board's own ruling (the audit the watch made of it), not one setting for the run."""
-    from revoke_audit.watch_page import LivePage
+    from revoke_audit.engine.watch_page import LivePage
 
     w = watcher()
     one, two, page = tmp_path / "t1.pbn", tmp_path / "t2.pbn", tmp_path / "page.html"
@@ -427,7 +427,7 @@ def test_the_page_keeps_only_the_irregular_boards_audits(tmp_path):
 def test_a_page_burst_is_written_once(tmp_path):
     """Batches that said something mark the page; it is written when a batch says nothing
     (the burst is over), or a second after the first unwritten change while they go on."""
-    from revoke_audit.watch_page import LivePage
+    from revoke_audit.engine.watch_page import LivePage
 
     clock = Clock(0.0)
     page = LivePage(str(tmp_path / "page.html"), watcher(), clock=clock)
@@ -450,8 +450,8 @@ def test_a_page_burst_is_written_once(tmp_path):
 def test_a_slow_page_does_not_hold_up_the_watch(tmp_path, monkeypatch):
     """The page is made and written by a thread of its own: the watch reads and announces
     while a page is being written; pages asked for meanwhile are one page, the last."""
-    from revoke_audit import watch_page
-    from revoke_audit.watch_page import LivePage
+    from revoke_audit.engine import watch_page
+    from revoke_audit.engine.watch_page import LivePage
 
     release, started, written = threading.Event(), threading.Event(), []
 
@@ -478,8 +478,8 @@ def test_a_slow_page_does_not_hold_up_the_watch(tmp_path, monkeypatch):
 
 
 def test_a_page_that_cannot_be_written_stops_the_watch(tmp_path):
-    from revoke_audit.targets import ReportError
-    from revoke_audit.watch_page import LivePage
+    from revoke_audit.reports.targets import ReportError
+    from revoke_audit.engine.watch_page import LivePage
 
     page = LivePage(str(tmp_path / "missing" / "page.html"), watcher())
     page.after(True)
@@ -548,7 +548,7 @@ def test_an_output_in_a_watched_folder_or_over_an_input_is_a_usage_error(tmp_pat
     reads: refused before anything is read, as audit refuses an output over an input."""
     from click.testing import CliRunner
 
-    from revoke_audit.cli import main
+    from revoke_audit.cli.commands import main
     club = tmp_path / "club"
     (club / "sub").mkdir(parents=True)
     write(club / "t1.pbn", REVOKE.text(1, 52))
@@ -741,8 +741,8 @@ def test_a_stop_while_the_page_is_written_leaves_it_whole(tmp_path, monkeypatch)
     """F10: a signal that interrupted ``Thread.join`` marked the page's writer ended (Python
     3.11, bpo-45274): the wait after it returned at once and the writer, a daemon, was cut
     off at exit, its temporary file left beside the page.  The wait after a stop waits."""
-    from revoke_audit import watch_page
-    from revoke_audit.watch_page import LivePage
+    from revoke_audit.engine import watch_page
+    from revoke_audit.engine.watch_page import LivePage
 
     release, started, written = threading.Event(), threading.Event(), []
     real = watch_page.write_page
@@ -781,7 +781,7 @@ def test_a_jsonl_that_cannot_be_written_is_a_one_line_error(tmp_path, where):
     """F21: ``--jsonl nodir/x.jsonl`` and ``--jsonl`` on a full disk were internal errors."""
     from click.testing import CliRunner
 
-    from revoke_audit.cli import main
+    from revoke_audit.cli.commands import main
     if where == "full disk" and not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
     write(tmp_path / "t1.pbn", REVOKE.text(1, 52))
@@ -796,7 +796,7 @@ def test_standard_input_cannot_be_watched(tmp_path):
     """F22: ``watch -`` said 'watching 0 files' and exited 0, ignoring what stdin held."""
     from click.testing import CliRunner
 
-    from revoke_audit.cli import main
+    from revoke_audit.cli.commands import main
     r = CliRunner().invoke(main, ["watch", "-", "--idle", "0.1"], input=REVOKE.text(1, 52))
     assert r.exit_code == 2 and "standard input" in r.output
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from revoke_audit import workers
+from revoke_audit.engine import workers
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux")
 
 THREADS = """
 import threading, time
-from revoke_audit.workers import start_method
+from revoke_audit.engine.workers import start_method
 first = start_method()
 print(first)
 stop = threading.Event()
@@ -52,7 +52,7 @@ def test_workers_are_spawned_when_asked_or_off_linux(monkeypatch):
 
 GARBAGE = """
 import gc, os, sys
-from revoke_audit import workers
+from revoke_audit.engine import workers
 assert workers.start_method() == "fork"
 
 class Noted:
@@ -95,7 +95,7 @@ def test_forked_and_spawned_workers_give_the_reports_of_one_process(tmp_path, sp
     reports = []
     for jobs in ("1", "2"):
         b, f = tmp_path / f"b{jobs}.csv", tmp_path / f"f{jobs}.csv"
-        done = subprocess.run([sys.executable, "-m", "revoke_audit.cli", "audit", str(FIXTURES),
+        done = subprocess.run([sys.executable, "-m", "revoke_audit.cli.commands", "audit", str(FIXTURES),
                                "--exit-zero", "--jobs", jobs, "-o", str(b), "--findings", str(f)],
                               capture_output=True, env={**os.environ, workers.SPAWN_ONLY: spawn_only})
         reports.append((done.returncode, done.stdout, done.stderr, b.read_bytes(), f.read_bytes()))

@@ -2,7 +2,7 @@
 
 A page asks for a generated part with a marker on a line of its own:
 
-- ``<!-- codes -->``: every finding code of ``revoke_audit.codes.CODES`` with its family, level
+- ``<!-- codes -->``: every finding code of ``revoke_audit.core.codes.CODES`` with its family, level
   and meaning, and its example message from ``docs/data/code-examples.toml``;
 - ``<!-- board-columns -->`` and ``<!-- finding-columns -->``: the report columns in the order
   of ``BOARD_COLUMNS`` and ``FINDING_COLUMNS``, with their meaning from
@@ -39,7 +39,7 @@ def _load(name: str) -> dict[str, str]:
 
 def codes_table() -> str:
     """Every finding code: code, family, level, meaning, example."""
-    from revoke_audit.codes import CODES, FAMILIES, family, level
+    from revoke_audit.core.codes import CODES, FAMILIES, family, level
     examples = _load("code-examples.toml")
     missing = sorted(set(CODES) - set(examples))
     extra = sorted(set(examples) - set(CODES))
@@ -73,12 +73,12 @@ def columns_table(columns: tuple[str, ...], data: str) -> str:
 
 
 def board_columns_table() -> str:
-    from revoke_audit.rows import BOARD_COLUMNS
+    from revoke_audit.reports.rows import BOARD_COLUMNS
     return columns_table(tuple(BOARD_COLUMNS), "board-columns.toml")
 
 
 def finding_columns_table() -> str:
-    from revoke_audit.rows import FINDING_COLUMNS
+    from revoke_audit.reports.rows import FINDING_COLUMNS
     return columns_table(tuple(FINDING_COLUMNS), "finding-columns.toml")
 
 
@@ -86,8 +86,8 @@ def settings_table() -> str:
     """The keys of ``[tool.revoke-audit]`` (``CONFIG_KEYS``), each with the help of the option
     it sets and the commands that take it."""
     import click
-    from revoke_audit.cli import main
-    from revoke_audit.cli import CONFIG_KEYS
+    from revoke_audit.cli.commands import main
+    from revoke_audit.cli.commands import CONFIG_KEYS
     lines = ["| key | commands | meaning |", "|---|---|---|"]
     for key in CONFIG_KEYS:
         takers, text = [], ""

@@ -23,28 +23,28 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .api import AuditResult, audit_paths
-    from .audit import BoardAudit, audit_board, audit_records
-    from .baseline import Baseline
+    from .ruling.audit import BoardAudit, audit_board, audit_records
+    from .reports.baseline import Baseline
     from .formats import Limits, read_boards
-    from .frames import load_report
-    from .options import AuditOptions
-    from .repair import Repair, repairs
+    from .reports.frames import load_report
+    from .ruling.options import AuditOptions
+    from .ruling.repair import Repair, repairs
     from .replay import replay
-    from .rows import board_row
-    from .selection import Selection
-    from .table_facts import TableFacts, TableFactsError, read_table_facts
+    from .reports.rows import board_row
+    from .reports.selection import Selection
+    from .laws.table_facts import TableFacts, TableFactsError, read_table_facts
 
 __all__ = ["AuditResult", "audit_paths", "audit_board", "audit_records", "AuditOptions", "board_row",
            "read_boards", "replay", "BoardAudit", "load_report", "Selection", "Baseline",
            "read_table_facts", "TableFacts", "TableFactsError", "Limits", "repairs", "Repair"]
 
 #: Where each name of the API lives.
-_HOMES = {"AuditResult": "api", "audit_paths": "api", "BoardAudit": "audit",
-          "audit_board": "audit", "audit_records": "audit", "Baseline": "baseline",
-          "Limits": "formats", "read_boards": "formats", "load_report": "frames",
-          "AuditOptions": "options", "board_row": "rows", "repairs": "repair", "Repair": "repair", "Selection": "selection",
-          "TableFacts": "table_facts", "TableFactsError": "table_facts",
-          "read_table_facts": "table_facts"}
+_HOMES = {"AuditResult": "api", "audit_paths": "api", "BoardAudit": "ruling.audit",
+          "audit_board": "ruling.audit", "audit_records": "ruling.audit", "Baseline": "reports.baseline",
+          "Limits": "formats", "read_boards": "formats", "load_report": "reports.frames",
+          "AuditOptions": "ruling.options", "board_row": "reports.rows", "repairs": "ruling.repair", "Repair": "ruling.repair", "Selection": "reports.selection",
+          "TableFacts": "laws.table_facts", "TableFactsError": "laws.table_facts",
+          "read_table_facts": "laws.table_facts"}
 
 
 def __getattr__(name: str) -> object:

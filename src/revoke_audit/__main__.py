@@ -1,12 +1,12 @@
 """``python -m revoke_audit`` and the installed ``revoke-audit``: the command line of
 ``cli.main``, with Ctrl-C quiet (exit 130) from before the command's modules load."""
-from .console import quiet_interrupt
+from .cli.console import quiet_interrupt
 
 
 def main() -> None:
     """The command: Ctrl-C quiet first (``console.quiet_interrupt``), then the modules."""
     quiet_interrupt()
-    from .cli import main as command
+    from .cli.commands import main as command
 
     command(prog_name="revoke-audit")
 

@@ -6,11 +6,11 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .baseline import Baseline
+from .reports.baseline import Baseline
 from .formats import Limits, as_paths, iter_sources
-from .options import AuditOptions
-from .selection import Selection
-from .table_facts import TableFacts, read_table_facts
+from .ruling.options import AuditOptions
+from .reports.selection import Selection
+from .laws.table_facts import TableFacts, read_table_facts
 
 
 @dataclass
@@ -44,12 +44,12 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     when it names an input or the baseline.  ``scoring``: how every board's field is scored
     (``mp``, ``cross-imp``, ``butler``, ``teams``), as ``--scoring``; default: from each
     board's record."""
-    from .frames import frame_of
-    from .rows import BOARD_COLUMNS, FIELD_COLUMNS, FINDING_COLUMNS
-    from .rescore import Fields
-    from .standings import STANDING_COLUMNS, standings
-    from .run import render_sources
-    from .selection import screen
+    from .reports.frames import frame_of
+    from .reports.rows import BOARD_COLUMNS, FIELD_COLUMNS, FINDING_COLUMNS
+    from .scoring.rescore import Fields
+    from .scoring.standings import STANDING_COLUMNS, standings
+    from .engine.run import render_sources
+    from .reports.selection import screen
 
     select, ignore, extend_select = (_codes(name, value) for name, value in (
         ("select", select), ("ignore", ignore), ("extend_select", extend_select)))
@@ -71,7 +71,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
         if page is not None:
             page.add(r)
     if page is not None:
-        from .html_page import write_page
+        from .reports.html_page import write_page
 
         write_page(os.fspath(html), page.pieces())
     for ordinal, cells in fields.score().figures.items():
@@ -86,8 +86,8 @@ def _page(html, paths: list[str], options: AuditOptions, limits: Limits | None, 
     the run reads."""
     if html is None:
         return None
-    from .html_page import Page, run_settings
-    from .targets import Input, Output, clash
+    from .reports.html_page import Page, run_settings
+    from .reports.targets import Input, Output, clash
 
     sources = list(iter_sources(paths)) if engine == "local" else paths
     inputs = [Input("an input", s) for s in sources if s != "-" and "://" not in s]

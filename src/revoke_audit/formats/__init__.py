@@ -4,7 +4,9 @@
 ``streams`` bounds and decodes what it opens (the limits against archive bombs); the ``pbn`` and
 ``lin`` packages read one stream each; ``lines`` is the bounded line reading both share.
 Nothing here raises on bad input: problems are ``PS`` diagnostics with a line, and a source
-that yields no board still yields one ``unreadable`` record."""
+that yields no board still yields one ``unreadable`` record.
+
+Its layer: above core only; it may import core, nothing else of the package."""
 from .sources import (SUFFIXES, Limits, RunBudget, as_paths, iter_sources, missing_paths,
                       read_boards, read_file, read_stream, read_texts, recognised, sniff,
                       unreadable, SourceText)

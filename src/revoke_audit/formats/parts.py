@@ -49,8 +49,8 @@ from itertools import repeat
 from types import SimpleNamespace
 from typing import BinaryIO, Callable, Iterator
 
-from .. import speedups
-from ..record import BoardRecord
+from ..core import speedups
+from ..core.record import BoardRecord
 from .lines import DELETED, MAX_LINE
 from .lin import read_lin
 from .pbn import read_pbn

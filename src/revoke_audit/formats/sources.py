@@ -32,8 +32,8 @@ import tempfile
 import zipfile
 from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
 
-from ..findings import Finding
-from ..record import BoardRecord
+from ..core.findings import Finding
+from ..core.record import BoardRecord
 from .streams import (BLANK, HEAD, Gunzip, Limits, Meter, Reading, RunBudget, Text,
                       open_head)
 

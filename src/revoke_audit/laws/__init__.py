@@ -1,10 +1,14 @@
 """The editions of the Laws the auditor can apply, by name (``--laws``), and what an edition
-is (``Edition``)."""
+is (``Edition``).
+
+It owns also the director's log (``table_facts``) and what its rows bind a player to
+(``duties``: penalty cards, lead restrictions), which every edition rules on.  Its layer: above
+replay; it may import core, formats and replay."""
 from __future__ import annotations
 
 from typing import Protocol
 
-from ..duties import Style
+from .duties import Style
 from ..replay import Replay
 from .bridge_whist import BridgeWhist
 from .common import AFTER_ROUND, TABLE, Discovered, Ruling, Scoring

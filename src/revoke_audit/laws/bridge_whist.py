@@ -30,11 +30,11 @@ revokes and defective tricks.  What differs from the 1932 Code it reuses:
 """
 from __future__ import annotations
 
-from ..duties import CALLED, Style
+from .duties import CALLED, Style
 from ..replay.model import FOLLOW, PENALTY_CARD, RESTRICTION
-from ..findings import tricks
+from ..core.findings import tricks
 from ..replay import DefectFact, Replay, RevokeFact
-from ..table_facts import LEAD_FORBIDDEN
+from .table_facts import LEAD_FORBIDDEN
 from .common import Ruling, TrickPool, defect_finding, revoke_finding
 from .law1932 import Laws1932
 

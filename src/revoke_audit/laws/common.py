@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..cards import SUIT_MASKS, SUITS, card_str, cards_in, holding_str, winning_index, seat_name
-from ..findings import Finding, role_of
+from ..core.cards import SUIT_MASKS, SUITS, card_str, cards_in, holding_str, winning_index, seat_name
+from ..core.findings import Finding, role_of
 from ..replay import COMPLETE, CLAIMED, DefectFact, Replay, RevokeFact, Trick
 from ..replay.by_cards import settled_winner
 

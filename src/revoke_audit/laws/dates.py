@@ -44,7 +44,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
-from ..record import BoardRecord
+from ..core.record import BoardRecord
 
 EDITIONS = ("2017", "2007", "1997", "1932", "bridge-whist")
 

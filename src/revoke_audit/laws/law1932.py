@@ -38,10 +38,10 @@ so its law numbers are not cited: the ``law`` column names the rule ("1932 penal
 """
 from __future__ import annotations
 
-from ..duties import CALLED, Style
+from .duties import CALLED, Style
 from ..replay.model import FOLLOW
-from ..cards import SUIT_MASKS, seat_name
-from ..findings import role_of
+from ..core.cards import SUIT_MASKS, seat_name
+from ..core.findings import role_of
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
                      defect_finding, revoke_finding, uncorrectable)

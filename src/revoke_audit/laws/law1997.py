@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..cards import card_str, seat_name, side_name
-from ..findings import tricks
+from ..core.cards import card_str, seat_name, side_name
+from ..core.findings import tricks
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import TrickPool, defect_finding, is_established, trick_won_by
 from .law2017 import Laws2017

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from copy import copy
 
-from ..duties import LAW50, Style
+from .duties import LAW50, Style
 from ..replay.model import FOLLOW, PARTIAL, PENALTY_CARD
-from ..findings import tricks
-from ..cards import SUITS, seat_name, side_name
+from ..core.findings import tricks
+from ..core.cards import SUITS, seat_name, side_name
 from ..replay import DefectFact, Replay, RevokeFact
 from .common import (AFTER_ROUND, TABLE, Ruling, Scoring, TrickPool, corrected_last_two,
                      defect_finding, is_established, revoke_finding, tricks_for_declarer,

@@ -6,18 +6,21 @@ failures to follow suit while holding the suit led (Law 61A / 44C), tricks with 
 or an extra card (Law 67), and everything that makes the record itself inconsistent (``RC``
 findings).  It never rules: ``laws`` turns these facts into rulings.  Where the record is too
 incomplete to know, it stops and says so instead of guessing.
+
+It owns also ``checks`` (the stated result and ^R marks against the play).  Its layer: above
+formats; it may import core and formats.
 """
 from __future__ import annotations
 
-from ..auction import parse_contract
+from ..core.auction import parse_contract
 from .coherence import NeighbourDeals, judge
 from .screens import screen
-from ..cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str, seat_name
+from ..core.cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str, seat_name
 from .model import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
 from .tricks import close_trick, replay_grouped, replay_sequence
 from .fast import replay_plain
-from ..record import BoardRecord, Play
+from ..core.record import BoardRecord, Play
 
 __all__ = ["replay", "Replay", "Trick", "RevokeFact", "DefectFact", "COMPLETE", "CLAIMED",
            "PARTIAL", "NONE"]

@@ -22,7 +22,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Iterator
 
-from ..cards import SUIT_MASKS, Hand, Seat, count, winning_index
+from ..core.cards import SUIT_MASKS, Hand, Seat, count, winning_index
 from .model import COMPLETE, Replay, Trick
 
 #: Most tricks left for which every continuation is tried (3: at most a few hundred lines).

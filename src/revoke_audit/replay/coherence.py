@@ -22,10 +22,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from ..cards import card_str, winning_index, seat_name
+from ..core.cards import card_str, winning_index, seat_name
 from .model import Replay
-from ..findings import Finding
-from ..record import BoardRecord, Play
+from ..core.findings import Finding
+from ..core.record import BoardRecord, Play
 
 # Findings that say the record is not the play of its deal, as the replay meets them.
 PLAY_ERRORS = ("RC010", "RC011", "RC012", "RC014", "RC015")

@@ -12,9 +12,9 @@ and says what is wrong.  ``tests/test_order_fast.py`` replays every corpus board
 plays both ways and compares.  ``ENABLED = False`` turns it off."""
 from __future__ import annotations
 
-from ..cards import SUIT_MASKS
+from ..core.cards import SUIT_MASKS
 from .model import Replay, RevokeFact, Trick
-from ..record import Play
+from ..core.record import Play
 
 ENABLED = True
 _NEXT = (1, 2, 3, 0)

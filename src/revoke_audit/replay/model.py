@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..cards import Card, Hand, Seat
-from ..findings import Finding
-from ..record import BoardRecord
+from ..core.cards import Card, Hand, Seat
+from ..core.findings import Finding
+from ..core.record import BoardRecord
 
 
 

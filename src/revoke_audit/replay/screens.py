@@ -23,9 +23,9 @@ it, and nothing is ruled (as for ``RC016``).  The screens, each tested on the co
 """
 from __future__ import annotations
 
-from ..auction import normalise_call
-from ..cards import SUIT_MASKS, Hand, count
-from ..record import BoardRecord
+from ..core.auction import normalise_call
+from ..core.cards import SUIT_MASKS, Hand, count
+from ..core.record import BoardRecord
 from .model import Replay
 
 _HCP = {12: 4, 11: 3, 10: 2, 9: 1}  # ace, king, queen, jack (rank index 12 = ace)

@@ -7,10 +7,10 @@ Both play every card through ``play_card``, which records a failure to follow su
 """
 from __future__ import annotations
 
-from ..cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
+from ..core.cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
 from .model import DefectFact, Replay, RevokeFact, Trick
-from ..findings import role_of
-from ..record import UNREADABLE, Play
+from ..core.findings import role_of
+from ..core.record import UNREADABLE, Play
 from . import unrecorded
 
 def replay_grouped(r: Replay, plays: list[Play]) -> None:

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import islice
 
-from ..cards import SUIT_MASKS, card_str, cards_in, count, seat_name, winning_index
-from ..record import UNREADABLE, Play
+from ..core.cards import SUIT_MASKS, card_str, cards_in, count, seat_name, winning_index
+from ..core.record import UNREADABLE, Play
 from .model import Replay, Trick
 
 #: Combinations of candidate cards tried to find who won a trick; beyond it the winner is

@@ -2,13 +2,19 @@
 
 Duplicate scoring is Law 77's arithmetic (``duplicate``, checked against endplay's contract
 scoring in the tests); this module maps our contract strings and seats onto it and formats
-results (``4S=``, ``3NTX+1``, ``6HXX-2``)."""
+results (``4S=``, ``3NTX+1``, ``6HXX-2``).
+
+The package owns also Law 77's duplicate score (``duplicate``) and the rubber scores of the old
+codes (``rubber``), the fields after the run (``rescore``: each board's field scored before and
+after the adjustments) and the standings (``standings``).  Its layer: above laws; it may import
+core, formats, replay and laws (and, until rescore's gathering of boards.csv rows moves to
+reports/, ``reports.rows``: the one upward import left)."""
 from __future__ import annotations
 
 from functools import lru_cache
 
-from ..auction import parse_contract
-from ..duplicate import duplicate_score
+from ..core.auction import parse_contract
+from .duplicate import duplicate_score
 
 _VULS = ("None", "NS", "EW", "All")
 
@@ -55,7 +61,7 @@ def rubber_scores(edition: str, contract: str | None, declarer: int | None, vul:
     ``penalties``: tricks moved to (declarer's side, the defenders) by revoke penalties;
     ``revoked``: whether (declarer's side, the defenders) revoked.  Empty cells when the
     contract or the tricks are unknown."""
-    from ..rubber import score_1932, score_bridge_whist
+    from .rubber import score_1932, score_bridge_whist
 
     empty = dict.fromkeys(RUBBER_COLUMNS)
     parsed = parse_contract(contract) if contract else None

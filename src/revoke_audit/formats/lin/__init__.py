@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import BinaryIO, Iterator
 
-from ...findings import Finding
-from ...record import BoardRecord, Play
+from ...core.findings import Finding
+from ...core.record import BoardRecord, Play
 from .board import MAX_ITEMS, BoardReader
 from .lexer import MAX_VALUE, PairLexer
 from .plain import LINE, STARTS, PlainLine, ready

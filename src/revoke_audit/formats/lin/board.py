@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ...auction import derive_contract
-from ...findings import Finding
-from ...record import BoardRecord, Play
+from ...core.auction import derive_contract
+from ...core.findings import Finding
+from ...core.record import BoardRecord, Play
 from .values import CARD_OF, parse_calls, read_md
 from .vugraph import Header, names_nesw
 

@@ -1,4 +1,4 @@
-"""Plain LIN lines held as their text, for the whole-board fast lane (``revoke_audit.lane``).
+"""Plain LIN lines held as their text, for the whole-board fast lane (``revoke_audit.engine.lane``).
 
 When the caller asks for it (``read_lin(..., plain=True)``), a line that is one whole board in
 the single-deal layout - ``pn|S,W,N,E|st||md|...|rh||ah|Board n|sv|v|`` then calls, ``pg``,
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ...record import BoardRecord
+from ...core.record import BoardRecord
 from .board import BoardReader
 from .lexer import PairLexer
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
-from ...auction import normalise_call
-from ...cards import (EAST, FULL_DECK, NORTH, RANKS, SEATS, SOUTH, SUITS, WEST, holding_str,
+from ...core.auction import normalise_call
+from ...core.cards import (EAST, FULL_DECK, NORTH, RANKS, SEATS, SOUTH, SUITS, WEST, holding_str,
                      make_card)
 
 Diag = Callable[[str, str, int], None]  # a problem: code, message, line

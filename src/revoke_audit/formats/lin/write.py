@@ -1,8 +1,8 @@
 """LIN writer: one ``BoardRecord`` -> one single-deal LIN line."""
 from __future__ import annotations
 
-from ...cards import EAST, FULL_DECK, NORTH, RANKS, SOUTH, SUITS, WEST
-from ...record import BoardRecord
+from ...core.cards import EAST, FULL_DECK, NORTH, RANKS, SOUTH, SUITS, WEST
+from ...core.record import BoardRecord
 
 _LIN_DEALER = {SOUTH: "1", WEST: "2", NORTH: "3", EAST: "4"}
 _LIN_VUL = {"None": "o", "NS": "n", "EW": "e", "All": "b"}

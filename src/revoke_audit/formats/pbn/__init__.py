@@ -42,8 +42,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import BinaryIO, Iterator
 
-from ...findings import Finding
-from ...record import BoardRecord
+from ...core.findings import Finding
+from ...core.record import BoardRecord
 from ..lines import LineReader
 from . import lookup as pbn_lookup
 from .blocks import Block, Pieces

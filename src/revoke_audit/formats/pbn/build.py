@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ... import auction as _auction
-from ...cards import NOTRUMP, SEATS, parse_deal, parse_seat
-from ...findings import Finding
-from ...record import BoardRecord, Play
+from ...core import auction as _auction
+from ...core.cards import NOTRUMP, SEATS, parse_deal, parse_seat
+from ...core.findings import Finding
+from ...core.record import BoardRecord, Play
 from .game import Game
 from .lookup import fast_deal, fast_play
 from .sections import read_auction, read_play

@@ -2,7 +2,7 @@
 the lines after a tag hold."""
 from __future__ import annotations
 
-from ...findings import Finding
+from ...core.findings import Finding
 
 MAX_GAME_LINES = 5000
 MAX_GAME_BYTES = 1 << 20

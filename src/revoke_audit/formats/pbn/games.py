@@ -8,8 +8,8 @@ resolves ``#``/``##`` inheritance and the missing-deal second table (``Inheritan
 PS106) and builds the record (``build``); the records collect in ``out``."""
 from __future__ import annotations
 
-from ...findings import Finding
-from ...record import BoardRecord
+from ...core.findings import Finding
+from ...core.record import BoardRecord
 from .build import build_record
 from .game import MAX_DIAGNOSTICS, MAX_GAME_BYTES, MAX_GAME_LINES, Game, is_table, section_of
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ...cards import FULL_DECK, RANKS, SEATS, SUITS
-from ...record import Play
+from ...core.cards import FULL_DECK, RANKS, SEATS, SUITS
+from ...core.record import Play
 
 ENABLED = True
 

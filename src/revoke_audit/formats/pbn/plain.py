@@ -1,4 +1,4 @@
-"""Plain PBN games held as their text, for the whole-board fast lane (``revoke_audit.lane``).
+"""Plain PBN games held as their text, for the whole-board fast lane (``revoke_audit.engine.lane``).
 
 When the caller asks for it (``read_pbn(..., plain=True)``), a block that came whole and is
 the plainest kind of game - ASCII, one tag per line from ``TAGS`` (a ``#`` value taken from the
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ...record import BoardRecord
+from ...core.record import BoardRecord
 from .blocks import Block
 from .build import _room, build_record
 from .fast import _decode, _game, between_games

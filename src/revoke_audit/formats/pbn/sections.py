@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ... import auction as _auction
-from ...cards import parse_card, trick_winner
-from ...record import UNREADABLE, Play
+from ...core import auction as _auction
+from ...core.cards import parse_card, trick_winner
+from ...core.record import UNREADABLE, Play
 
 Diag = Callable[[str, str, "int | None"], None]
 Slot = tuple["int | None", tuple[str, ...], int]  # (card, marks, line) in file order

@@ -1,8 +1,8 @@
 """PBN writer: one ``BoardRecord`` -> one game in PBN export layout."""
 from __future__ import annotations
 
-from ...cards import SEATS, card_str, deal_str
-from ...record import UNREADABLE, BoardRecord
+from ...core.cards import SEATS, card_str, deal_str
+from ...core.record import UNREADABLE, BoardRecord
 
 
 def _q(value: str) -> str:

@@ -1,0 +1,126 @@
+"""What the lane's readers share: memoised pure functions, the edition, the outcome of a
+clean play (complete or claimed) and the boards.csv row of a clean board."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from ...core.cards import SEATS, SUIT_MASKS
+from ...core.codes import board_status
+from ...laws import Scoring, get_edition
+from ...laws.dates import edition_for
+from ...replay.by_cards import EXACT_TRICKS
+from ...reports.rows import NO_64C_CELLS, NO_FIELD
+from ...replay.model import CLAIMED, COMPLETE
+from ...scoring import RUBBER_COLUMNS, result_string, score_ns
+from ...core.visible import decodable
+
+_CLEAN = board_status(())
+_PLAYED, _CLAIMED = str(COMPLETE), str(CLAIMED)
+_NO_RUBBER = dict.fromkeys(RUBBER_COLUMNS)
+_DUPLICATE = str(Scoring.DUPLICATE)
+_MEMO_MAX = 4096
+_memos: dict[tuple, object] = {}
+_MISSING = object()
+
+
+def memo(read, args: tuple):
+    """``read(*args)``, remembered (the readers' functions are pure functions of the values)."""
+    key = (read, args)
+    got = _memos.get(key, _MISSING)
+    if got is _MISSING:
+        if len(_memos) >= _MEMO_MAX:
+            _memos.clear()
+        got = _memos[key] = read(*args)
+    return got
+
+
+class Problems(list):
+    """The codes of what a reader's functions file (their ``diag`` callback)."""
+
+    def __call__(self, code: str, message: str, line: int | None, *rest) -> None:
+        self.append(code)
+
+
+def duplicate_edition(date: str, event: str, laws: str) -> str | None:
+    """The edition ``laws.dates`` applies to a board of that date and event (no title date),
+    when it scores duplicate (a rubber code's row has its bonuses: the full audit makes it)."""
+    name = edition_for(SimpleNamespace(date=date, event=event, tags={}), laws)[0]
+    return name if get_edition(name).scoring == Scoring.DUPLICATE else None
+
+
+def play_tricks(hands: list[int], cards: list[int], leader: int, trump: int | None, side: int,
+                columns: bool = False) -> tuple[int, int] | None:
+    """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, whole tricks played) of
+    ``cards`` put on the table from ``hands`` (changed), each trick led by the winner of the one
+    before (Law 44G), ``leader`` leading the first; None at a card not held by the player on
+    turn, or a failure to follow while holding the suit led (Law 44C: a revoke, Law 61A, which
+    the full audit rules).  ``cards`` are in the order played (a last trick may be short), or,
+    with ``columns``, four to a trick in seat columns from ``leader`` (PBN's Play section)."""
+    won = 0
+    seat = leader
+    n = len(cards)
+    for base in range(0, n, 4):
+        trick = cards[base:base + 4]
+        if columns:  # the leader's column first
+            k = (seat - leader) & 3
+            trick = trick[k:] + trick[:k]
+        led = best = win = -1
+        for step, c in enumerate(trick):
+            s = (seat + step) & 3
+            held = hands[s]
+            if not held >> c & 1:
+                return None
+            hands[s] = held ^ (1 << c)
+            suit = c // 13
+            if step == 0:
+                led, best, win = suit, c, s
+            elif suit == led:
+                if best // 13 == led and c > best:
+                    best, win = c, s
+            elif held & SUIT_MASKS[led]:
+                return None
+            elif suit == trump and (best // 13 != trump or c > best):
+                best, win = c, s
+        if base + 4 <= n:
+            if win & 1 == side:
+                won += 1
+            seat = win
+    return won, n // 4
+
+
+def outcome(won: int, done: int, claim: int | None, stated: int | None
+            ) -> tuple[int, str] | None:
+    """(declarer's tricks, play status) of a clean play that won ``won`` of ``done`` whole
+    tricks: complete, or claimed (``claim`` tricks in all, between those won and those plus the
+    tricks left: RC022 otherwise); None when the full audit has something to say, or no total
+    can be known.  ``stated``: a stated result that must be the total (RC023)."""
+    if done == 13:
+        if (stated is not None and stated != won) or (claim is not None and claim != won):
+            return None
+        return won, _PLAYED
+    if claim is None or not won <= claim <= won + 13 - done or 13 - done <= EXACT_TRICKS:
+        return None  # RC022; or few tricks left: the full audit works out what the cards give
+    return claim, _CLAIMED
+
+
+def board_row(source: str, line: int, game: int, event: str, date: str, board: str, room: str,
+              dealer: int | None, vul: str | None, declarer: int, contract: str,
+              tricks: tuple[int, str], stated: int | None, laws: str,
+              names: tuple[str, str, str, str]) -> dict[str, object]:
+    """``rows.board_row`` of a clean board (``tricks``: from ``outcome``)."""
+    played, status = tricks
+    score = score_ns(contract, declarer, vul, played)
+    return {
+        "source": decodable(source), "line": line, "game": game, "event": event, "date": date,
+        "board": board, "room": room, "dealer": SEATS[dealer] if dealer is not None else "",
+        "vul": vul or "", "declarer": SEATS[declarer], "contract": contract, "play": status,
+        "tricks_stated": stated, "tricks_played": played, "tricks_adjusted": played,
+        "result_adjusted": result_string(contract, played), "score_ns": score,
+        "score_ns_adjusted": score, "revokes": 0, "defective_tricks": 0, "record_errors": 0,
+        "laws": laws, "status": _CLEAN, "scoring": _DUPLICATE, "parse_problems": 0,
+        **_NO_RUBBER,
+        "north": names[0], "east": names[1], "south": names[2], "west": names[3],
+        "tricks_equity": None, "review_64c": None,
+        "tricks_by_cards": played if status == _PLAYED else None, "tricks_automatic": played,
+        "ruling_basis": "none", **NO_FIELD, **NO_64C_CELLS,
+    }

@@ -1,0 +1,52 @@
+"""The PBN lane's two hot loops - a Deal's hands and the replay of the Play's columns - in C
+when the optional extension was built (``speedups``), else in Python.  Each C function gives
+exactly what its Python twin here gives, for any input: ``tests/test_kernel.py`` compares them
+on generated and changed values, and the lane's tests run both ways.
+``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment, or ``use(False)``, keeps to the twins."""
+from __future__ import annotations
+
+from ...core import speedups
+from ...formats.pbn import lookup
+from .common import play_tricks
+
+_kernel = speedups.compiled
+
+
+def py_deal(value: str) -> tuple[int, int, int, int] | None:
+    """``formats.pbn.lookup.fast_deal``: the hands of a Deal written the usual way."""
+    return lookup.fast_deal(value)
+
+
+def py_column_tricks(hands: tuple[int, int, int, int], play: str, leader: int,
+                     trump: int | None, side: int) -> tuple[int, int] | None:
+    """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, tricks played) of whole
+    tricks of cards (perhaps ended by ``*``) written in seat columns from ``leader``, each
+    trick led by the winner of the one before (``common.play_tricks``); None unless every card
+    is held by the player on turn and follows suit when it can (Law 44C)."""
+    tokens = play.split()
+    if tokens[-1:] == ["*"]:
+        tokens.pop()  # the play stops there
+    cards = list(map(lookup.CARD_OF.get, tokens))
+    if not cards or len(cards) % 4 or len(cards) > 52 or None in cards:
+        return None
+    return play_tricks(list(hands), cards, leader, trump, side, columns=True)
+
+
+def _c_deal(value: str) -> tuple[int, int, int, int] | None:
+    return _kernel.deal(value) if lookup.ENABLED else None  # as fast_deal: off with the path
+
+
+deal = py_deal
+column_tricks = py_column_tricks
+
+
+def use(compiled: bool) -> bool:
+    """Use the C functions (when built) or the Python twins; whether C is now in use."""
+    global deal, column_tricks
+    on = compiled and _kernel is not None
+    deal = _c_deal if on else py_deal
+    column_tricks = _kernel.column_tricks if on else py_column_tricks
+    return on
+
+
+use(speedups.wanted() is not None)

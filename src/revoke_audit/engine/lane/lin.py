@@ -1,0 +1,86 @@
+"""The lane for a plain LIN line (``formats.lin.plain.PlainLine``): one board in the
+single-deal layout, read with the LIN reader's own functions (``formats.lin.values``) and
+replayed in the order of its cards.  Its row is given only when the full audit would find
+nothing: the deal is valid (``read_md`` files no problem), the calls readable and the auction
+finished with a contract, every card held by the player on turn (declarer's left-hand opponent
+first, Law 41A; the winner of a trick next, Law 44G) and following suit when it can (Law 44C),
+and the play complete, or stopped with a claim that lies between the tricks declarer has won and
+those plus the tricks left (RC022); a claim beside a complete play must be its total."""
+from __future__ import annotations
+
+import re
+
+from ...core.auction import derive_contract, parse_contract
+from ...core.cards import NOTRUMP
+from ...formats.lin.board import _AH_BOARD, _VUL_OF
+from ...formats.lin.plain import PlainLine
+from ...formats.lin.values import CARD_OF, parse_calls, read_md_hands
+from ...formats.lin.vugraph import names_nesw
+from ...ruling.options import AuditOptions
+from ...reports.rows import Rendered
+from .common import Problems, board_row, duplicate_edition, memo, outcome, play_tricks
+
+_HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|]*)\|")
+# the values of the line's calls, cards and claim.  Keys and values alternate (``LINE``), and
+# a scan that took a value for a key would give a value that is a key's name - no call, card
+# or claim - so the board is left to the full audit.
+_MB = re.compile(r"\|mb\|([^|]*)")
+_PC = re.compile(r"\|pc\|([^|]*)")
+_MC = re.compile(r"\|mc\|([0-9]+)\|\Z")
+
+
+def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
+    """The rows of a plain LIN line with nothing to find; None when the full audit must see
+    it."""
+    m = _HEAD.match(pl.text)
+    names, md, ah, sv = m.groups()
+    vul = _VUL_OF.get(sv.strip().lower())
+    d = Problems()
+    dealer, hands = read_md_hands(md, pl.line, d)
+    if vul is None or d or dealer is None or hands is None or None in hands:
+        return None  # PS209, an md problem, or a hand unknown
+    tail = pl.text[m.end() - 1:]  # from the "|" before the first key: "|key|value|..."
+    calls = memo(_calls, (tuple(_MB.findall(tail)),))
+    if calls is None:
+        return None  # PS206
+    cards = list(map(CARD_OF.get, _PC.findall(tail)))
+    claim = _MC.search(tail)
+    claim = int(claim.group(1)) if claim else None
+    contract, declarer = memo(derive_contract, (calls, dealer))
+    if contract is None or contract == "Pass" or declarer is None:
+        return None
+    strain = parse_contract(contract)[1]
+    got = _tricks(list(hands), cards, (declarer + 1) % 4,
+                  None if strain == NOTRUMP else strain, declarer & 1)
+    tricks = outcome(*got, claim, None) if got is not None else None
+    laws = memo(duplicate_edition, ("", "", options.laws))
+    if tricks is None or laws is None:
+        return None
+    title = _AH_BOARD.match(ah.strip())
+    return Rendered(board_row(pl.source, pl.line, pl.game, "", "",
+                              title.group(1) if title else "", "", dealer, vul, declarer,
+                              contract, tricks, claim, laws,
+                              names_nesw([n.strip() for n in names.split(",")])), [])
+
+
+def _calls(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The calls of the ``mb`` values, as ``board`` reads them; None when one is unreadable."""
+    calls: list[str] = []
+    for value in values:
+        got = parse_calls(value)
+        if got is None:
+            return None
+        calls += got
+    return tuple(calls)
+
+
+def _tricks(hands: list[int], cards: list[int | None], leader: int, trump: int | None,
+            side: int) -> tuple[int, int] | None:
+    """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, whole tricks played) of
+    cards in the order played, each trick led by the winner of the one before; None unless
+    every card is held by the player on turn and follows suit when it can, or when the play
+    stops inside trick 13 (the full audit plays its last cards itself)."""
+    n = len(cards)
+    if not n or n > 52 or None in cards or 48 < n < 52:
+        return None
+    return play_tricks(hands, cards, leader, trump, side)

@@ -1,0 +1,126 @@
+"""The lane for a plain PBN game (``formats.pbn.plain.PlainGame``): ``plain_row`` reads the
+tags with the reader's own functions (``formats.pbn.build``), replays the cards on bitmasks,
+and gives the row only when every check the full audit makes would pass:
+
+* the reader would file no problem about the tags (its functions say so, memoised by value);
+* the deal is valid, the declarer and contract are known and agree with the auction (no
+  RC020/RC021), the opening lead is from declarer's left (Law 41A, no RC012);
+* the play is whole tricks, each card held by the player on turn and following suit when it can
+  (Law 44C: no revoke, Law 61A), the winner of each trick leading the next (Law 44G);
+* the stated Result, if any, is the tricks the play gives (no RC023); a play that stops after
+  a whole trick with a Result is claimed (PBN has no claim: the Result is taken as one), and
+  the claim lies between the tricks declarer won and those plus the tricks left (no RC022);
+* the edition applied scores duplicate (a rubber code's row has its bonuses: full audit).
+
+Anything else goes the full way, through ``PlainGame.record()``."""
+from __future__ import annotations
+
+from ...core.auction import derive_contract, parse_contract
+from ...core.cards import NOTRUMP, parse_seat
+from ...formats.pbn.build import _contract, _dealer, _declarer, _result, _vulnerable
+from ...formats.pbn.plain import PlainGame
+from ...formats.pbn.sections import read_auction
+from ...ruling.options import AuditOptions
+from ...reports.rows import Rendered, field_tags
+from . import kernel
+from .common import Problems, board_row, duplicate_edition, memo, outcome
+
+
+def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
+    """The rows of a plain PBN game with nothing to find; None when the full audit must see
+    it."""
+    get = pg.tags.get
+    head = _header((get("Dealer"), get("Vulnerable"), get("Declarer"), get("Contract"),
+                    get("Auction"), pg.auction, get("Play"), get("Result")))
+    if head is None:
+        return None
+    dealer, vul, declarer, contract, trump, stated = head
+    hands = kernel.deal(get("Deal", ""))  # only a deal written the usual way: no PS107/PS108
+    if hands is None:
+        return None
+    got = kernel.column_tricks(hands, pg.play, (declarer + 1) % 4, trump, declarer & 1)
+    # PBN has no claim: a play that stops with a Result takes it as one
+    tricks = outcome(*got, stated, stated) if got is not None else None
+    laws = memo(duplicate_edition, (pg.date, pg.event, options.laws))
+    if tricks is None or laws is None:
+        return None
+    return Rendered(board_row(pg.source, pg.line, pg.game, get("Event", ""), get("Date", ""),
+                              pg.board, pg.room, dealer, vul, declarer, contract, tricks, stated,
+                              laws, (get("North", ""), get("East", ""), get("South", ""),
+                                     get("West", ""))), [], tags=field_tags(pg.tags))
+
+
+# --- the tags -----------------------------------------------------------------------------------
+
+def _header(values: tuple) -> tuple | None:
+    """(dealer, vul, declarer, contract, trump, stated tricks) from the tag values, when the
+    reader files no problem about them and the audit none about the contract; else None."""
+    dealer_tag, vul_tag, declarer_tag, contract_tag, auction_tag, auction, play_tag, result = values
+    seats = memo(_seats, (dealer_tag, vul_tag, declarer_tag, contract_tag, play_tag))
+    if seats is None:
+        return None
+    dealer, vul, declarer, contract, trump = seats
+    if auction_tag is not None:
+        got = memo(_auction, (auction_tag, auction))
+        if got is None:
+            return None
+        first, derived, derived_declarer = got
+        if dealer is None:
+            dealer = first
+        elif first != dealer:
+            return None  # PS115
+        if derived is not None and (derived != contract or derived_declarer != declarer):
+            return None  # RC020 / RC021
+    elif auction:
+        return None
+    if result is None:
+        stated = None
+    elif result.isdigit() and len(result) <= 2:
+        stated = int(result)  # what ``build._result`` reads of a plain number
+        if stated > 13:
+            return None  # PS113
+    else:
+        stated = memo(_result_of, (result, declarer, contract))
+        if stated is None:
+            return None
+    return dealer, vul, declarer, contract, trump, stated
+
+
+def _tags(**values: str | None) -> dict[str, str]:
+    return {name: v for name, v in values.items() if v is not None}
+
+
+def _seats(dealer_tag, vul_tag, declarer_tag, contract_tag, play_tag) -> tuple | None:
+    """(dealer, vul, declarer, contract, trump) as ``build`` reads them; None when it files a
+    problem, a contract or declarer is missing or marked, or the lead is not from declarer's
+    left."""
+    d = Problems()
+    tags = _tags(Dealer=dealer_tag, Vulnerable=vul_tag, Declarer=declarer_tag,
+                 Contract=contract_tag)
+    dealer, vul = _dealer(tags, {}, d), _vulnerable(tags, {}, d)
+    declarer, swapped = _declarer(tags, {}, d)
+    contract = _contract(tags, {}, d)
+    if d or declarer is None or contract is None or swapped or contract == "Pass":
+        return None
+    if play_tag is None or parse_seat(play_tag) != (declarer + 1) % 4:
+        return None
+    strain = parse_contract(contract)[1]
+    return dealer, vul, declarer, contract, None if strain == NOTRUMP else strain
+
+
+def _auction(auction_tag: str, auction: str) -> tuple | None:
+    """(first seat, derived contract, derived declarer) as ``build`` reads the Auction; None
+    when it files a problem or there is no call."""
+    d = Problems()
+    calls, first = read_auction([(t, 0) for t in auction.split()], parse_seat(auction_tag), d, 0)
+    if d or first is None or not calls:
+        return None
+    return (first, *derive_contract(calls, first))
+
+
+def _result_of(result: str, declarer: int, contract: str) -> int | None:
+    """Declarer's tricks as ``build`` reads a Result; None when it files a problem, gives none,
+    or the result is marked ``^``."""
+    d = Problems()
+    stated, flagged = _result({"Result": result}, {}, declarer, contract, d)
+    return None if d or flagged else stated

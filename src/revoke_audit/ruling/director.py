@@ -1,0 +1,164 @@
+"""A ruling as a Director reads it out at the table or writes it for an appeal: who (name and
+seat), which trick, the suit led and the card played, how the revoke was established (Law 63A),
+the Law and what it gives, the tricks, the final contract and result, the score for both sides
+- and on what basis (``ruling_basis``: 64A, a 64B clause, the table's ruling in the record).
+
+findings.csv's ``ruling`` column, and ``explain``'s "Director's ruling"."""
+from __future__ import annotations
+
+from .audit import BoardAudit
+from ..core.cards import card_str, seat_name
+from ..core.findings import Finding
+from ..laws import Scoring
+from ..laws.common import ADJUSTED_64C, NO_64C
+from ..replay.model import CLAIMED
+from ..scoring import result_string, score_ns
+
+_RULED = ("RV001", "RV002", "RV003", "RV004", "DT001", "DT002")
+
+
+def ruling_text(a: BoardAudit, f: Finding) -> str:
+    """The Director's words for a revoke or defective-trick finding (empty for any other)."""
+    if f.code not in _RULED or f.seat is None:
+        return ""
+    parts = [f"{_who(a, f.seat)}, trick {f.trick}: {_what(f)}", _established(a, f),
+             _law(f), _tricks(a), _score(a), _law_64c(a, f), confirm_words(a, f),
+             f"basis: {a.ruling.basis}"]
+    return "; ".join(p for p in parts if p) + "."
+
+
+def _who(a: BoardAudit, seat: int) -> str:
+    name = a.record.names[seat]
+    role = f", {_role(a, seat)}" if a.replay.declarer is not None else ""
+    return f"{name} ({seat_name(seat)}{role})" if name else f"{seat_name(seat)} ({_role(a, seat)})"
+
+
+def _role(a: BoardAudit, seat: int) -> str:
+    declarer = a.replay.declarer
+    if declarer is None:
+        return ""
+    return "declarer" if seat == declarer else "dummy" if seat == (declarer + 2) % 4 else "defender"
+
+
+def _what(f: Finding) -> str:
+    """What he did (the finding's own words), with the Law it breaks."""
+    if f.code.startswith("DT"):
+        return f"{f.what} (a defective trick, Law 67)"
+    if not f.what:
+        return card_str(f.card)
+    return f.what if "(Law " in f.what else f"{f.what} (Law 61A)"
+
+
+def _law(f: Finding) -> str:
+    """What the Law gives, naming it first unless the words already do."""
+    if not f.law or f"({f.law}" in f.why:
+        return f.why
+    return f"{f.law}: {f.why}"
+
+
+def _established(a: BoardAudit, f: Finding) -> str:
+    """Law 63A: how the record shows the revoke established (or not)."""
+    if f.code.startswith("DT"):
+        return ""
+    if f.established is False or f.code == "RV004":
+        return "not established (Law 63A): the record stops before his side played on"
+    rp, t = a.replay, f.trick or 0
+    if t < len(rp.tricks):
+        nxt = rp.tricks[t]
+        side = [s for s, _, _ in nxt.plays if s % 2 == f.seat % 2] + [
+            s for s in nxt.unknown if s % 2 == f.seat % 2]
+        if side:
+            who = "he" if side[0] == f.seat else "his partner"
+            return f"established when {who} played to trick {t + 1} (63A1)"
+    if rp.claim is not None or rp.play_status == CLAIMED:
+        return "established by the claim that ends the record (63A3)"
+    return "established (63A)"
+
+
+def _tricks(a: BoardAudit) -> str:
+    r = a.ruling
+    if r.tricks_played is None and r.tricks_adjusted is None:
+        return "tricks not known from the record"
+    known = ("" if r.tricks_automatic == r.tricks_adjusted else
+             f" ({_n(r.tricks_automatic)} had the table known in time)")
+    return (f"tricks for declarer: {_n(r.tricks_played)} played, {_n(r.tricks_adjusted)} "
+            f"adjusted{known}")
+
+
+def _score(a: BoardAudit) -> str:
+    rec, r = a.record, a.ruling
+    result = result_string(rec.contract, r.tricks_adjusted)
+    if not result:
+        return ""
+    by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
+    if r.scoring != Scoring.DUPLICATE:
+        return f"final result {result}{by} (rubber scoring)"
+    ns = score_ns(rec.contract, rec.declarer, rec.vul, r.tricks_adjusted)
+    if ns is None:
+        return f"final result {result}{by}"
+    return f"final result {result}{by}: N-S {ns:+d}, E-W {-ns:+d}"
+
+
+def _law_64c(a: BoardAudit, f: Finding) -> str:
+    """Law 64C decided, on the paragraph of an established revoke: the revoke's own cost and
+    how it was measured, and "no damage, the result stands" or the result 64C assigns."""
+    if not (f.code.startswith("RV") and f.established) or a.ruling_64c == NO_64C:
+        return ""
+    if a.ruling_64c != ADJUSTED_64C or a.tricks_64c is None:
+        return a.words_64c
+    rec = a.record
+    result = result_string(rec.contract, a.tricks_64c)
+    by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
+    ns = score_ns(rec.contract, rec.declarer, rec.vul, a.tricks_64c)
+    score = f": N-S {ns:+d}, E-W {-ns:+d}" if ns is not None else ""
+    return f"{a.words_64c}, the Director assigns {result}{by}{score}"
+
+
+#: What the Director does about a card that may be the record's slip.
+CONFIRM = "confirm the card with the record's source before signing"
+
+
+def confirm_words(a: BoardAudit, f: Finding) -> str:
+    """Item of the paragraph for a revoke card that may be a slip of the recorder's (Law 61A
+    is broken only by a card played): what to confirm, and whether the ruling depends on it."""
+    if not f.code.startswith("RV") or f.trick is None or f.seat is None:
+        return ""
+    reading = a.confirm.get((f.trick, f.seat))
+    if reading is None:
+        return ""
+    if reading.twin is None:
+        return ("a revoke by dummy, whose cards are on view: at championship level usually the "
+                f"operator's slip - {CONFIRM}")
+    twin = card_str(reading.twin)
+    head = f"possibly a recording slip (he held {twin}, of the same rank): {CONFIRM}"
+    if reading.tricks_adjusted is None:
+        return (f"{head}; read as {twin}, the rest of the record no longer fits the deal (the "
+                "card as recorded is the likelier)")
+    if reading.later is None:  # no revoke at all that way: no ruling, nor any 64C
+        return (f"{head}; read as {twin}, there is no revoke: no ruling, declarer keeps "
+                f"{reading.tricks_adjusted} tricks")
+    later = f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
+    if reading.tricks_adjusted == a.ruling.tricks_adjusted:
+        return (f"{head}; read as {twin}, {later}the ruling is the same either way "
+                f"({reading.tricks_adjusted} tricks for declarer)")
+    return (f"{head}; read as {twin}, {later}declarer would have {reading.tricks_adjusted} "
+            f"tricks, not {_n(a.ruling.tricks_adjusted)}")
+
+
+def confirm_cells(a: BoardAudit) -> str | None:
+    """boards.csv ``confirm_card``: the revoke cards to confirm with the record's source before
+    signing, as "trick 5 West DQ (SQ?)" (dummy's: "trick 3 North C3 (dummy)"), joined by "; "."""
+    out = []
+    for (trick, seat), reading in sorted(a.confirm.items()):
+        card = next((f.card for f in a.replay.revokes if (f.trick, f.seat) == (trick, seat)),
+                    None)
+        what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
+        out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
+    return "; ".join(out) or None
+
+
+def _n(n: int | None) -> str:
+    return "?" if n is None else str(n)
+
+
+__all__ = ["ruling_text", "confirm_words", "confirm_cells", "CONFIRM"]

@@ -1,0 +1,430 @@
+"""Double-dummy estimates for Law 64C (redress of damage), with endplay's DDS solver.
+
+Law 64C lets the Director give the non-offending side more than the automatic transfer when
+the revoke cost them more.  The tool cannot judge, but it can estimate: from the position just
+before the revoke card, the offender is made to follow suit (he picks his best card of the suit
+led) and both sides play on double dummy.  Declarer's tricks before the revoke trick count as
+played.  Only boards with a revoke reach the solver.
+
+For the board (``board_equity``) the estimate is "as if no revoke had happened" (64C2(b) when
+both sides revoked, 64C2(a) for repeated revokes): from the first revoke on, every offender
+follows suit with his best card and play goes on double dummy - which is the estimate from the
+first revoke, since double-dummy play never revokes.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+
+from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solve_board
+
+from ..core.cards import (card_str, count, deal_str, parse_card, seat_name, side_name,
+                    winning_index)
+from ..core.findings import Finding, tricks as trick_count
+from ..laws.common import ADJUSTED_64C, NO_DAMAGE, NOT_ASSESSED
+from ..replay import Replay, RevokeFact
+from ..replay.by_cards import RangeUnknown, Search
+from ..replay.model import FOLLOW
+
+#: Positions the cards' own measure of a revoke's cost may visit (then double dummy decides).
+CARDS_BUDGET = 20_000
+
+
+#: DDS keeps state between calls: two threads solving at once (a Dask worker runs tasks in
+#: threads) get wrong answers or none, so one call at a time per process.
+_SOLVER = threading.Lock()
+
+
+def solve_board(deal: Deal) -> list:
+    """endplay's ``solve_board`` for the best card only (one card that takes the most tricks
+    for the side on play, with that count: DDS's cheapest mode), one call at a time."""
+    with _SOLVER:
+        return list(_solve_board(deal, SolveMode.OptimalOne))
+
+
+def follow_options(rp: Replay, fact: RevokeFact) -> list | None:
+    """The solver's answer at the offender's turn: each card of the suit led he could have
+    played, with the tricks his side then takes; None when the position is not known (a
+    defective trick, a card not recorded, a replay that stopped early).  One solver call, which
+    ``equity_tricks`` and ``revoke_cost`` share (``assess`` makes it once per revoke)."""
+    deal = _deal_before(rp, fact)
+    return None if deal is None else solve_board(deal)
+
+
+def equity_tricks(rp: Replay, fact: RevokeFact, options: list | None = None) -> int | None:
+    """Declarer's double-dummy tricks had the offender followed suit at ``fact.trick``;
+    None when the position is not known.  ``options``: ``follow_options``, when made already."""
+    options = follow_options(rp, fact) if options is None else options
+    if not options:
+        return None
+    t = fact.trick
+    best = max(tricks for _card, tricks in options)
+    remaining = 13 - (t - 1)
+    declarer_side_later = best if fact.seat % 2 == rp.declarer % 2 else remaining - best
+    return _won_before(rp, t) + declarer_side_later
+
+
+def _won_before(rp: Replay, t: int) -> int:
+    return sum(1 for x in rp.tricks[:t - 1] if x.winner is not None and x.winner % 2 == rp.declarer % 2)
+
+
+def _deal_before(rp: Replay, fact: RevokeFact) -> Deal | None:
+    """The position just before the offender's card, for the solver."""
+    before = _cards_before(rp, fact)
+    if before is None:
+        return None
+    deal = Deal(deal_str(rp.hands_at[fact.trick - 1]))
+    deal.first = Player(rp.tricks[fact.trick - 1].leader)
+    deal.trump = Denom(rp.strain)
+    for card in before:
+        deal.play(Card(card_str(card)))
+    return deal
+
+
+@dataclass(frozen=True)
+class RevokeCost:
+    """What one revoke itself cost the non-offending side (Law 64C), double dummy from the same
+    position: their tricks from the revoke trick on had the offender followed suit (with the
+    card best for his side, ``follow``) less their tricks after the card he played.  Both
+    figures credit both sides with perfect play from that moment, so a misplay of theirs later
+    in the real play - which 64C does not redress - does not count, unlike a par from the
+    revoke point (``equity_tricks``)."""
+
+    tricks: int  # > 0: the revoke cost the non-offending side this many; <= 0: nothing
+    follow: int  # the card he would have followed with
+    winner_then: int | None  # who would have won the revoke trick, the other cards as played
+
+
+def revoke_cost(rp: Replay, fact: RevokeFact, options: list | None = None
+                ) -> RevokeCost | None:
+    """Law 64C's measure of one revoke (``RevokeCost``); None when the position is not known.
+    ``options``: ``follow_options``, when made already."""
+    deal = _deal_before(rp, fact)
+    if deal is None:
+        return None
+    os_side, left = fact.seat % 2, 14 - fact.trick
+    options = solve_board(deal) if options is None else options
+    if not options:
+        return None
+    follow, os_follow = max(options, key=lambda o: o[1])
+    deal.play(Card(card_str(fact.card)))
+    os_revoke = _side_tricks(deal, os_side, left)
+    follow_card = _card_int(follow)
+    return RevokeCost(os_revoke - os_follow, follow_card,
+                      _winner_with(rp, fact, follow_card))
+
+
+def _side_tricks(deal: Deal, side: int, left: int) -> int:
+    """Tricks ``side`` takes, double dummy, of the ``left`` tricks from the current one (the
+    current one already complete when no card of the next has been played)."""
+    if not deal.curtrick:  # the revoke card ended the trick: its winner leads
+        done = 1 if int(deal.first) % 2 == side else 0
+        best = max(t for _c, t in solve_board(deal))
+        mine = best if int(deal.first) % 2 == side else left - 1 - best
+        return done + mine
+    best = max(t for _c, t in solve_board(deal))
+    return best if int(deal.curplayer) % 2 == side else left - best
+
+
+def _card_int(card: Card) -> int:
+    """endplay's card as ours (its suits are ours: 0 spades .. 3 clubs)."""
+    return parse_card("SHDC"[int(card.suit)] + card.rank.abbr)
+
+
+def _winner_with(rp: Replay, fact: RevokeFact, card: int) -> int | None:
+    """Who wins the revoke trick with ``card`` in place of the revoke card, the other cards as
+    recorded; None when a card of it is not recorded."""
+    trick = rp.tricks[fact.trick - 1]
+    order = [(trick.leader + i) % 4 for i in range(4)]
+    cards = [card if s == fact.seat else trick.card_of(s) for s in order]
+    if None in cards:
+        return None
+    return order[winning_index(cards, rp.trump)]
+
+
+def exchanged_cost(rp: Replay, fact: RevokeFact, follow: int) -> int | None:
+    """The other measure tried for Law 64C (not used for ``review_64c``; see docs/guides/revoke-explained.md): the
+    revoke trick decided again with ``follow`` in place of the revoke card, and the trick where
+    the offender played ``follow`` given the revoke card instead, every recorded trick keeping
+    its leader and its other cards; the non-offending side's tricks lost, counted over the
+    recorded tricks.  It keeps the real play, but once a trick's winner changes the recorded
+    leads no longer follow from the play."""
+    if any(t.winner is None or t.unknown or t.omitted for t in rp.tricks[fact.trick - 1:]):
+        return None
+    nos = 1 - fact.seat % 2
+    lost = 0
+    for t in rp.tricks[fact.trick - 1:]:
+        order = [(t.leader + i) % 4 for i in range(4)]
+        cards = [t.card_of(s) for s in order]
+        if None in cards:
+            return None
+        swapped = [follow if (c == fact.card and s == fact.seat) else
+                   fact.card if (c == follow and s == fact.seat) else c
+                   for s, c in zip(order, cards)]
+        now = order[winning_index(swapped, rp.trump)] % 2 == nos
+        was = t.winner % 2 == nos
+        lost += now - was
+    return lost
+
+
+def _cards_before(rp: Replay, fact: RevokeFact) -> list[int] | None:
+    """The cards played to the revoke trick before the offender's, when the position there
+    is exactly known: the hands before the trick (each of the right size) and those cards."""
+    t = fact.trick
+    if rp.strain is None or rp.declarer is None or not rp.hands_known(t) or len(rp.tricks) < t:
+        return None
+    if any(count(h) != 14 - t for h in rp.hands_at[t - 1]):
+        return None  # a card omitted or doubled earlier (Law 67): not a position of play
+    trick = rp.tricks[t - 1]
+    order = [(trick.leader + i) % 4 for i in range(4)]
+    if trick.omitted or fact.seat not in order:
+        return None
+    before = [trick.card_of(s) for s in order[:order.index(fact.seat)]]
+    return None if None in before else before
+
+
+@dataclass(frozen=True)
+class BoardEquity:
+    """The board's 64C figures: declarer's double-dummy tricks had no revoke happened (the par,
+    ``tricks_equity``), what the first revoke itself cost the non-offending side (``damage``),
+    and whether that is more than the rectification gives back (None when the code has no 64C
+    or the figures are not known)."""
+
+    tricks: int
+    review: bool | None
+    first: RevokeFact
+    both_sides: bool
+    damage: int | None = None
+    cost: RevokeCost | None = None
+    given: int = 0
+
+
+def board_equity(rp: Replay, facts: list[RevokeFact], played: int | None,
+                 adjusted: int | None, given: int = 0, has_64c: bool = True,
+                 solved: dict | None = None) -> BoardEquity | None:
+    """Equity as if none of ``facts`` (the established revokes) had happened - the par from the
+    first of them - and Law 64C's review.  The revoke's own cost to the non-offending side is
+    the smaller of two estimates, so that neither side's later play is credited to it: double
+    dummy from the revoke position, following suit against the card played (``revoke_cost``:
+    no credit for a misplay by either side afterwards), and the par against the tricks the
+    record gives (no credit for a trick the offenders failed to take).  Review when it exceeds
+    ``given``, the tricks the rectification applied gives back (none after the round); with
+    both sides revoked, whenever the par differs from the adjusted result (64C2(b))."""
+    if not facts or any(f.kind != FOLLOW for f in facts):
+        return None  # a log's duty (61A2, 61A3) has no "card of the suit led" to put back
+    first = min(facts, key=lambda f: (f.trick, _position(rp, f)))
+    options = (solved or {}).get(first) or follow_options(rp, first)
+    tricks = equity_tricks(rp, first, options)
+    if tricks is None:
+        return None
+    both = len({f.seat % 2 for f in facts}) == 2
+    cost = revoke_cost(rp, first, options)
+    damage = None
+    if cost is not None and played is not None:
+        nos_declares = first.seat % 2 != rp.declarer % 2
+        by_par = tricks - played if nos_declares else played - tricks
+        damage = max(0, min(cost.tricks, by_par))
+    review = None
+    if has_64c and adjusted is not None:
+        review = tricks != adjusted if both else (damage is not None and damage > given)
+    return BoardEquity(tricks, review, first, both, damage, cost, given)
+
+
+def _position(rp: Replay, fact: RevokeFact) -> int:
+    """Where in its trick the revoke was played (0 = the lead)."""
+    return (fact.seat - rp.tricks[fact.trick - 1].leader) % 4
+
+
+def cost_by_cards(rp: Replay, fact: RevokeFact) -> tuple[int, int] | None:
+    """(the non-offending side's tricks from the revoke trick on had the offender followed
+    suit, and after the card he played) when the cards settle both: every card of the suit led
+    he held, and every legal play after it or after his revoke card, gives them the same
+    number (Laws 44C, 44G) - no assumption of best play, so no misplay of theirs later is
+    counted.  None when they do not, or the position is not known."""
+    before = _cards_before(rp, fact)
+    if before is None:
+        return None
+    trick = rp.tricks[fact.trick - 1]
+    hands = list(rp.hands_at[fact.trick - 1])
+    order = [(trick.leader + i) % 4 for i in range(4)]
+    for s, c in zip(order, before):
+        hands[s] &= ~(1 << c)
+    search = Search(rp.trump, 1 - fact.seat % 2, CARDS_BUDGET)
+    follows = [c for c in range(52) if hands[fact.seat] >> c & 1 and c // 13 == fact.suit_led]
+    got: list[set[int]] = []
+    try:
+        for cards in (follows, [fact.card]):
+            seen: set[int] = set()
+            for card in cards:
+                after = hands[:]
+                after[fact.seat] &= ~(1 << card)
+                seen.update(search.range(tuple(after), trick.leader, tuple(before) + (card,)))
+                if len(seen) > 1:
+                    return None
+            got.append(seen)
+    except RangeUnknown:
+        return None
+    return got[0].pop(), got[1].pop()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Law 64C decided for a board: ``ruling`` (``laws.common``'s NO_DAMAGE, ADJUSTED_64C or
+    NOT_ASSESSED), declarer's tricks under it (the automatic result when there is no damage;
+    the result the Director assigns when there is), and the words that say why - the
+    revoke's own cost and how it was measured."""
+
+    ruling: str
+    tricks: int | None
+    words: str
+
+
+def decide_64c(rp: Replay, board: BoardEquity | None, played: int | None,
+               adjusted: int | None) -> Decision:
+    """Law 64C for a board whose established revokes ``board`` measures: the revoke's own cost
+    to the non-offending side - by the cards where they settle it (``cost_by_cards``), else
+    double dummy from the revoke (``BoardEquity.damage``, no more than the record shows lost:
+    said when that is less) - against what the rectification gives back; the difference, if
+    any, is the 64C adjustment.  Both sides revoked: the par as though neither had (64C2(b)).
+    64C only adds to the rectification (Law 12B2: never less than the automatic result)."""
+    if board is None or adjusted is None:
+        return Decision(NOT_ASSESSED, None, "64C: not assessed (the position at the revoke "
+                        "is not known from the record)")
+    if board.both_sides:
+        if board.tricks == adjusted:
+            return Decision(NO_DAMAGE, adjusted, "both sides revoked (64C2(b)): as though "
+                            f"neither had, double dummy gives declarer {board.tricks}, the "
+                            "result as ruled: 64C: no damage, the result stands")
+        return Decision(ADJUSTED_64C, board.tricks, "both sides revoked: as though neither "
+                        f"had, double dummy gives declarer {board.tricks}: 64C2(b)")
+    first, nos = board.first, side_name(board.first.seat + 1)
+    settled = cost_by_cards(rp, first)
+    if settled is not None:
+        cost = max(0, settled[0] - settled[1])
+        how = (f"by the cards: from trick {first.trick} on, every legal play gives {nos} "
+               f"{settled[0]} had he followed suit, {settled[1]} after his {card_str(first.card)}")
+    elif board.damage is not None and board.cost is not None:
+        cost = board.damage
+        how = f"double dummy from trick {first.trick}, {_dd_words(rp, board, played)}"
+    else:
+        return Decision(NOT_ASSESSED, None, "64C: not assessed (the solver gave no figure "
+                        "for the revoke position)")
+    own = (f"the revoke itself cost {nos} {trick_count(cost)}" if cost else
+           f"the revoke itself cost {nos} nothing") + f" ({how})"
+    due = cost - board.given
+    if due <= 0:
+        back = f"; the rectification gives back {trick_count(board.given)}" if board.given else ""
+        return Decision(NO_DAMAGE, adjusted, f"{own}{back}: 64C: no damage, the result stands")
+    toward_declarer = first.seat % 2 != rp.declarer % 2
+    tricks = max(0, min(13, adjusted + due if toward_declarer else adjusted - due))
+    back = (f"the rectification gives back {trick_count(board.given)}" if board.given
+            else "no automatic transfer gives any back")
+    return Decision(ADJUSTED_64C, tricks, f"{own}; {back}: 64C: {nos} are due "
+                    f"{trick_count(due)} more")
+
+
+def _dd_words(rp: Replay, board: BoardEquity, played: int | None) -> str:
+    """The double-dummy measure in figures, saying when the record caps it."""
+    nos = side_name(board.first.seat + 1)
+    dd = max(0, board.cost.tricks)
+    words = (f"following suit against the card played: {nos} {trick_count(dd)} worse off; "
+             f"{board.tricks} for declarer had he followed")
+    if board.damage is not None and board.damage < dd:
+        words += (f"; the record shows {nos} losing {trick_count(board.damage)} against that "
+                  f"(declarer {played}), so {trick_count(board.damage)} counted")
+    return words
+
+
+# --- a board's findings with their figures ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Assessment:
+    """The ruled findings with each revoke's ``equity_tricks`` filled in (and EQ001 added when
+    a Law 64C review is due), and the board's figures for boards.csv."""
+
+    findings: list[Finding]
+    tricks: int | None = None
+    review: bool | None = None
+    decision: Decision | None = None  # Law 64C decided (None: no established revoke)
+
+
+def assess(rp: Replay, findings: list[Finding], played: int | None, adjusted: int | None,
+           has_64c: bool) -> Assessment:
+    """Each revoke finding gets its own estimate (double dummy had that offender followed
+    suit); the board gets one as if no revoke had happened, and EQ001 when the revoke cost the
+    non-offending side more than the rectification applied gives back (Law 64C; with both
+    sides revoked, any difference: 64C2(b)).  ``played``: declarer's tricks the ruling starts
+    from; ``adjusted``: after it."""
+    facts = {(f.trick, f.seat, f.card): f for f in rp.revokes}
+    established, out, solved = [], [], {}
+    for finding in findings:
+        fact = facts.get((finding.trick, finding.seat, finding.card))
+        if finding.code.startswith("RV") and fact is not None:
+            if finding.established:
+                established.append(fact)
+            if fact.kind == FOLLOW:  # a log's duty (61A2, 61A3) is no failure to follow
+                solved[fact] = follow_options(rp, fact)
+                eq = equity_tricks(rp, fact, solved[fact])
+                if eq is not None:
+                    finding = replace(finding, equity_tricks=eq)
+        out.append(finding)
+    given = _given_back(rp, established, played, adjusted)
+    board = board_equity(rp, established, played, adjusted, given, has_64c, solved)
+    decision = None
+    if established and has_64c and any(f.kind == FOLLOW for f in established):
+        decision = decide_64c(rp, board, played, adjusted)
+    if board is None:
+        return Assessment(out, decision=decision)
+    if board.review:
+        out.append(_review_finding(rp, board, adjusted))
+    return Assessment(out, board.tricks, board.review, decision)
+
+
+def _given_back(rp: Replay, facts: list[RevokeFact], played: int | None,
+                adjusted: int | None) -> int:
+    """Tricks the ruling applied moves to the side the first revoke wronged (transfers and a
+    62D correction alike)."""
+    if not facts or played is None or adjusted is None:
+        return 0
+    first = min(facts, key=lambda f: (f.trick, _position(rp, f)))
+    gain = adjusted - played if first.seat % 2 != rp.declarer % 2 else played - adjusted
+    return max(0, gain)
+
+
+def _review_finding(rp: Replay, board: BoardEquity, adjusted: int | None) -> Finding:
+    """EQ001: the figures a Director needs for Law 64C, in words."""
+    first = board.first
+    if board.both_sides:
+        revokes = [f for f in rp.revokes if f.trick >= first.trick]
+        who = ", ".join(f"{seat_name(f.seat)} on trick {f.trick}" for f in revokes)
+        text = (f"had none of the revokes happened ({who}), double-dummy play gives declarer "
+                f"{trick_count(board.tricks)} against {adjusted} after the adjustment: both "
+                "sides revoked, so the Director assigns an adjusted score (64C2(b))")
+    else:
+        back = (f"the rectification gives back {trick_count(board.given)}" if board.given
+                else "no automatic transfer gives it back")
+        text = (f"{_cost_words(rp, board)}; {back}: the non-offending side may be due more "
+                "(Law 64C)")
+    return Finding("EQ001", text, first.line, law="64C", trick=first.trick, seat=first.seat,
+                   equity_tricks=board.tricks)
+
+
+def _cost_words(rp: Replay, board: BoardEquity) -> str:
+    """"following suit with H2, trick 10 would still have been South's; the revoke cost
+    North-South 3 tricks (...)"."""
+    first, cost = board.first, board.cost
+    nos = side_name(first.seat + 1)
+    actual = rp.tricks[first.trick - 1].winner
+    then = cost.winner_then if cost is not None else None
+    if then is None:
+        trick = ""
+    elif actual is not None and then % 2 != actual % 2:
+        trick = (f"following suit with {card_str(cost.follow)}, {seat_name(first.seat)} would "
+                 f"have let trick {first.trick} go to {seat_name(then)}: it would have been "
+                 f"{nos}'s; ")
+    else:
+        trick = (f"following suit with {card_str(cost.follow)}, trick {first.trick} would still "
+                 f"have been {seat_name(then)}'s; ")
+    return (f"{trick}the revoke cost {nos} {trick_count(board.damage or 0)} (double dummy from "
+            f"trick {first.trick}, following suit against the card played, and no more than the "
+            f"record shows lost: {trick_count(board.tricks)} for declarer had he followed)")
