@@ -37,7 +37,7 @@ def test_export_writes_the_revisions_tree_and_leaves_the_repository_alone(bench,
     # the committed tree, as git holds it (not the working files)
     assert (tmp_path / "src" / "pyproject.toml").read_bytes() == subprocess.run(
         ["git", "-C", str(ROOT), "show", "HEAD:pyproject.toml"], capture_output=True).stdout
-    assert (tmp_path / "src" / "src" / "revoke_audit" / "_speedups.c").exists()
+    assert (tmp_path / "src" / "src" / "revoke_audit" / "core" / "_speedups.c").exists()
     assert subprocess.run(["git", "-C", str(ROOT), "worktree", "list"],
                           capture_output=True, text=True).stdout == worktrees
 
