@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from revoke_audit.cli import commands as cli_mod
+from revoke_audit.cli import audit as cli_mod
 from revoke_audit.cli.commands import main
 
 from test_sources import BAD, bad_zip

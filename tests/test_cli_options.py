@@ -45,7 +45,7 @@ def test_no_progress_wins_over_a_terminal(monkeypatch):
     import io
     import sys
 
-    from revoke_audit.cli import commands as cli
+    from revoke_audit.cli import audit as cli
 
     class Terminal(io.StringIO):
         def isatty(self):

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import revoke_audit.cli.audit
 import revoke_audit.cli.commands
+import revoke_audit.cli.main
 import revoke_audit.reports.report
 import revoke_audit.reports.streamed_json
 from revoke_audit.cli.commands import main
@@ -229,9 +231,9 @@ def test_an_empty_sarif_log_is_valid():
 def nothing_read(monkeypatch):
     def fail(*args, **kw):
         raise AssertionError("the input was read")
-    monkeypatch.setattr(revoke_audit.cli.commands, "render_sources", fail)
-    monkeypatch.setattr(revoke_audit.cli.commands, "read_table_facts", fail)
-    monkeypatch.setattr(revoke_audit.cli.commands.Baseline, "load", fail)
+    monkeypatch.setattr(revoke_audit.cli.audit, "render_sources", fail)
+    monkeypatch.setattr(revoke_audit.cli.main, "read_table_facts", fail)
+    monkeypatch.setattr(revoke_audit.cli.audit.Baseline, "load", fail)
 
 
 def test_dash_output_wins_over_a_format_from_the_settings(cli, tmp_path):
