@@ -73,9 +73,24 @@ def exact_range(rp: Replay, budget: int | None = None) -> tuple[int, int] | None
         return cards_range(rp)
     hands, leader, started = position(rp, ALL_CARDS)
     budget = NODE_BUDGET if budget is None else budget
-    lo, hi = Search(rp.trump, rp.declarer % 2, budget).range(hands, leader, started)
+    got = searched_range(rp.trump, rp.declarer % 2, budget, hands, leader, started)
+    if isinstance(got, RangeUnknown):
+        raise RangeUnknown(got.tricks_left, got.budget)
     won = rp.declarer_won()
-    return won + lo, won + hi
+    return won + got[0], won + got[1]
+
+
+@lru_cache(maxsize=256)
+def searched_range(trump: int | None, side: int, budget: int, hands: tuple[Hand, ...],
+                   leader: Seat, started: tuple[int, ...]) -> tuple[int, int] | RangeUnknown:
+    """``Search.range`` of one position, or the ``RangeUnknown`` it ran into: a pure function
+    of the position, so one search serves every ruling of a board that asks for it again (its
+    discovery and its slip's other reading; an edition or a discovery tried in turn) - a few
+    hundred positions kept, never a growing table."""
+    try:
+        return Search(trump, side, budget).range(hands, leader, started)
+    except RangeUnknown as unknown:
+        return unknown
 
 
 def _exact(rp: Replay) -> bool:

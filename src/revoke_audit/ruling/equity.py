@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solve_board
 
@@ -249,22 +250,32 @@ def cost_by_cards(rp: Replay, fact: RevokeFact) -> tuple[int, int] | None:
     order = [(trick.leader + i) % 4 for i in range(4)]
     for s, c in zip(order, before):
         hands[s] &= ~(1 << c)
-    search = Search(rp.trump, 1 - fact.seat % 2, CARDS_BUDGET)
-    follows = [c for c in range(52) if hands[fact.seat] >> c & 1 and c // 13 == fact.suit_led]
+    return _settled_cost(rp.trump, fact.seat, fact.suit_led, fact.card, tuple(hands),
+                         trick.leader, tuple(before))
+
+
+@lru_cache(maxsize=256)
+def _settled_cost(trump: int | None, seat: int, suit_led: int, card: int,
+                  hands: tuple[int, ...], leader: int, before: tuple[int, ...]
+                  ) -> tuple[int, int] | None:
+    """``cost_by_cards`` of one position: pure, so a board ruled again (its slip's other
+    reading, another edition or discovery) asks the search once; a few hundred kept."""
+    search = Search(trump, 1 - seat % 2, CARDS_BUDGET)
+    follows = [c for c in range(52) if hands[seat] >> c & 1 and c // 13 == suit_led]
     got: list[set[int]] = []
     try:
-        for cards in (follows, [fact.card]):
+        for cards in (follows, [card]):
             seen: set[int] = set()
-            for card in cards:
-                after = hands[:]
-                after[fact.seat] &= ~(1 << card)
-                seen.update(search.range(tuple(after), trick.leader, tuple(before) + (card,)))
+            for played in cards:
+                after = list(hands)
+                after[seat] &= ~(1 << played)
+                seen.update(search.range(tuple(after), leader, before + (played,)))
                 if len(seen) > 1:
                     return None
             got.append(seen)
     except RangeUnknown:
         return None
-    return got[0].pop(), got[1].pop()
+    return next(iter(got[0])), next(iter(got[1]))
 
 
 @dataclass(frozen=True)
