@@ -333,12 +333,15 @@ def test_1932_a_duty_is_established_once_partner_plays_to_it(log):
     """The record stops inside trick 2, after East's HK (a spade was required) and West's H5.
     2017: not established (no card of the next trick): RV004.  1932: a revoke "made in execution
     of a penalty requirement becomes established as soon as the offender's partner has played
-    to the revoking card": established; E-W won nothing complete from trick 2 on: no penalty."""
+    to the revoking card": established.  North has only H4 H3 left and must follow: East's HK
+    wins trick 2 whatever he plays, so the cards settle that E-W won a trick from the revoke on
+    (issue 32: an unfinished trick's winner when every legal completion gives it), and the 1932
+    penalty of two tricks is capped by the one trick they won from it on: 1 trick."""
     play = BASE2[:1] + ["E:HK S:HT W:H5"]
     facts = log("2,E,lead-required,S")
     assert rule(play, facts)[1] == [("RV004", "63A", 2, "E", 0)]
     a, law = rule(play, facts, "1932")
-    assert law == [("RV002", "1932 penalty", 2, "E", 0)]
+    assert law == [("RV001", "1932 penalty", 2, "E", 1)]
     assert a.findings[0].established is True
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import revoke_audit.cli.commands
+import revoke_audit.cli.audit
 from revoke_audit.cli.commands import main
 from revoke_audit.reports.sarif import sarif_document, write_sarif
 from revoke_audit.reports.streamed_json import JsonSpools, Spool, placeholder, write_document
@@ -79,7 +79,7 @@ def test_a_bug_outside_any_board_is_one_line_and_exit_2(monkeypatch, tmp_path):
     traceback; boards keep their own RC099 for bugs inside a board."""
     def broken(*args, **kw):
         raise KeyError("boom")
-    monkeypatch.setattr(revoke_audit.cli.commands, "render_sources", broken)
+    monkeypatch.setattr(revoke_audit.cli.audit, "render_sources", broken)
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["audit", str(FIXTURES / "cli" / "revoke.pbn"), "-q"])
     assert r.exit_code == 2

@@ -59,25 +59,24 @@ def test_a_revoke_is_announced_once_when_the_next_trick_establishes_it(tmp_path)
     assert heard == [(ESTABLISHED, NEW, "RV001", 3)]  # during the round: 64A, once
 
 
-def test_a_ruling_that_later_tricks_change_is_announced_again(tmp_path):
+def test_a_ruling_the_cards_already_settle_is_announced_once_with_its_transfer(tmp_path):
     """Board 3 saved whole on every card: West leads D2 to trick 10, North DK, East D7, and
     South (declarer) ruffs with HT holding D5, winning the trick.  Having won it he leads D5 to
-    trick 11 (card 41): that establishes the revoke, and so far 64A1 transfers the revoke trick
-    alone (1 trick; the record cannot yet say whether his side wins a later one).  North wins
-    trick 11 with DQ (card 44): his side has won a later trick, so 64A1 transfers a second
-    trick - said again, as changed, once; the cards after it change nothing more."""
+    trick 11 (card 41): that establishes the revoke.  North's only diamond left is DQ, above
+    every diamond still out (West DT D3, East D9 D8), and he must follow: trick 11 is his
+    whatever is played, so the cards already settle that North-South win a later trick, and
+    64A1 transfers two tricks from the first announcement (issue 32: what the cards settle);
+    North's DQ at card 44 changes nothing, so nothing is said again."""
     path, w = tmp_path / "shared.pbn", watcher()
     heard = []
     for cards in range(1, 53):
         write(path, RUFF.text(1, cards, placeholders=True))
         heard += [(cards, a) for a in w.read(str(path))]
     assert [(cards, a.kind, a.finding["code"], a.finding["law"], a.finding["transferred"])
-            for cards, a in heard] == [(41, NEW, "RV001", "64A1", 1),
-                                       (44, CHANGED, "RV001", "64A1", 2)]
-    line = announcement_line(heard[1][1])
-    assert " changed: " in line and "2 tricks transferred to East-West (64A1)" in line
-    assert "2 tricks transferred" in heard[1][1].finding["ruling"]
-    assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 1, 0, 1)
+            for cards, a in heard] == [(41, NEW, "RV001", "64A1", 2)]
+    line = announcement_line(heard[0][1])
+    assert "2 tricks transferred to East-West (64A1)" in line
+    assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 0, 0, 1)
 
 
 def test_a_withdrawn_finding_is_said_with_its_last_words(tmp_path):

@@ -71,10 +71,10 @@ def _install_hint() -> str:
     """The command that installs the ``watch`` extra where this copy runs: into a copy of the
     project (``scripts/audit`` makes ``.venv`` and installs it editable there), the project's
     own ``.venv/bin/pip``; elsewhere this Python's pip."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))  # src/revoke_audit -> the project
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # src/revoke_audit
+    root = os.path.dirname(os.path.dirname(package))  # -> the project
     pip = os.path.join(os.path.dirname(sys.executable), "pip")
-    if os.path.basename(os.path.dirname(here)) == "src" and os.path.isfile(
+    if os.path.basename(os.path.dirname(package)) == "src" and os.path.isfile(
             os.path.join(root, "pyproject.toml")):
         return f"{pip} install -e '{root}[watch]'"
     return f"{pip} install 'revoke-audit[watch]'"

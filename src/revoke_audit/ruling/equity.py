@@ -28,7 +28,7 @@ from ..replay.by_cards import RangeUnknown, Search
 from ..replay.model import FOLLOW
 
 #: Positions the cards' own measure of a revoke's cost may visit (then double dummy decides).
-CARDS_BUDGET = 20_000
+CARDS_BUDGET = 2_000
 
 
 #: DDS keeps state between calls: two threads solving at once (a Dask worker runs tasks in
