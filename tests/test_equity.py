@@ -329,3 +329,56 @@ def test_64c_is_not_assessed_without_the_solver():
     assert "64C: not assessed (no double-dummy figures: --no-equity)" in words[0]
     _a, cells, _words = _decided(D2, "3NT", BASE2)
     assert cells == ("none", None, None, None)
+
+
+# D1 (4H by South), West's two revokes, both found after the round (64B5: no transfer).
+# Tricks 1-5 as BASE1 (N, S, S, S, S).  Trick 6: South's HJ, West discards D2 holding H9 (the
+# first revoke), North S3, East SK (S wins).  Then, 7 cards each: N S54 DKQ CAKQ, E D987 C9876,
+# S S98 HT D5 C543, W S7 H9 DT3 CJT2.  Trick 7: C3 C2 CA C6 (N).  Trick 8: N's CK, E C7, S C4,
+# West ruffs with H9 holding CJT (the second revoke; W wins).  West leads CT: N's CQ wins 9; N
+# cashes DK (10) and DQ (11, S throws S8); N's S4 to S9 (12); S's HT wins 13.  Winners
+# N S S S S S N W N N N S S: declarer 12, 4H+2.
+#   Trick 6, before West's card East still holds SK (singleton) and N-S hold S98 (S), S543 (N).
+#   Had West followed with H9 (South wins), N-S have six winners outside spades (DKQ CAKQ,
+#   HT) for the last seven tricks: East follows to the minors (D987, and clubs after throwing
+#   one on trick 6), throws a minor card on HT and keeps SK, which wins whichever spade trick
+#   comes; West never gets the lead: 12 (the solver agrees).  After his D2 the same: 12.  This
+#   revoke cost N-S nothing, and the par from it (12) is the record: nothing lost against it.
+#   But East threw SK on trick 6, which gave N-S back their 13th trick - until trick 8:
+#   had West followed (CT or CJ), N's CK wins it (8 tricks); N leads S4 to South's S8 (W must
+#   follow with S7), South draws the H9 with HT, D5 to N's DK, DQ, CQ: all 5, 13.  After the
+#   ruff West is on lead with S7 DT3 CJT against N-S's top cards (CQ, DKQ, S98, HT): N-S take
+#   the last 5, 12.  This revoke cost N-S one trick, and the record (12) shows it lost against
+#   its own par (13).  Together: 0 + 1 = 1 (64C2(a)); the par from the first revoke alone (12)
+#   would see nothing - the trick East's SK gave N-S is theirs, and the second revoke took it.
+WEST_REVOKES_6_AND_8 = BASE1[:5] + ["S:HJ W:D2 N:S3 E:SK", "S:C3 W:C2 N:CA E:C6",
+                                    "N:CK E:C7 S:C4 W:H9", "W:CT N:CQ E:C8 S:C5",
+                                    "N:DK E:D7 S:D5 W:D3", "N:DQ E:D8 S:S8 W:DT",
+                                    "N:S4 E:D9 S:S9 W:S7", "S:HT W:CJ N:S5 E:C9"]
+
+
+def test_64c_measures_each_of_several_revokes_from_its_own_position():
+    """WEST_REVOKES_6_AND_8 (worked out above): the first revoke cost N-S nothing, the second
+    one trick.  Law 64C2(a): the damage of both is the sum of their own costs, 0 + 1, no more
+    than the record shows lost (12 against 13, the par from trick 8): 64C assigns 13, 4H+3
+    (+510), where the par from the first revoke alone would assign nothing.  Each paragraph
+    quotes its own revoke's figures (measured from trick 6 and from trick 8)."""
+    a, cells, words = _decided(D1, "4H", WEST_REVOKES_6_AND_8, discovered="after-round")
+    assert [(f.code, f.trick, f.equity_tricks) for f in a.findings if f.code != "EQ001"] == [
+        ("RV002", 6, 12), ("RV002", 8, 13)]
+    assert a.ruling.tricks_played == a.ruling.tricks_adjusted == 12
+    assert cells == ("adjusted", 13, "4H+3", 510)
+    assert ("the revoke on trick 6 itself cost North-South nothing (double dummy from trick 6, "
+            "following suit against the card played: North-South 0 tricks worse off; 12 for "
+            "declarer had he followed)") in words[0]
+    assert "from trick 8" not in words[0]
+    assert ("the revoke on trick 8 itself cost North-South 1 trick (double dummy from trick 8, "
+            "following suit against the card played: North-South 1 trick worse off; 13 for "
+            "declarer had he followed)") in words[1]
+    assert "from trick 6" not in words[1]
+    for w in words:
+        assert ("the 2 revokes together cost North-South 1 trick (64C2(a): the sum of their "
+                "own costs); no automatic transfer gives any back: 64C: North-South are due 1 "
+                "trick more, the Director assigns 4H+3 by South") in w
+    (eq,) = [f for f in a.findings if f.code == "EQ001"]
+    assert "the 2 revokes cost North-South 1 trick" in eq.message

@@ -43,6 +43,7 @@ class BoardAudit:
     ruling_64c: str = NO_64C  # Law 64C decided (``laws.common``: none, no damage, ...)
     tricks_64c: int | None = None  # declarer's tricks under 64C (no damage: as adjusted)
     words_64c: str = ""  # the revoke's own cost and the decision, in words (``director``)
+    words_64c_by: dict = field(default_factory=dict)  # the same per revoke (trick, seat, card)
     # revokes whose card the Director confirms with the record's source before signing
     # (``slip_readings``), by (trick, seat)
     confirm: dict[tuple[int, int], "OtherReading"] = field(default_factory=dict)
@@ -120,6 +121,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
             if figures.decision is not None:
                 d = figures.decision
                 audit.ruling_64c, audit.tricks_64c, audit.words_64c = d.ruling, d.tricks, d.words
+                audit.words_64c_by = d.by_revoke
             elif audit.ruling_64c == NOT_ASSESSED:  # a log's duty: no card of the suit led
                 audit.words_64c = "64C: not assessed (no double-dummy figure for this revoke)"
     return audit

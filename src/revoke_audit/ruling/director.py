@@ -101,17 +101,19 @@ def _score(a: BoardAudit) -> str:
 
 def _law_64c(a: BoardAudit, f: Finding) -> str:
     """Law 64C decided, on the paragraph of an established revoke: the revoke's own cost and
-    how it was measured, and "no damage, the result stands" or the result 64C assigns."""
+    how it was measured, and "no damage, the result stands" or the result 64C assigns.  Each
+    revoke's paragraph quotes its own cost (``BoardAudit.words_64c_by``)."""
     if not (f.code.startswith("RV") and f.established) or a.ruling_64c == NO_64C:
         return ""
+    words = a.words_64c_by.get((f.trick, f.seat, f.card), a.words_64c)
     if a.ruling_64c != ADJUSTED_64C or a.tricks_64c is None:
-        return a.words_64c
+        return words
     rec = a.record
     result = result_string(rec.contract, a.tricks_64c)
     by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
     ns = score_ns(rec.contract, rec.declarer, rec.vul, a.tricks_64c)
     score = f": N-S {ns:+d}, E-W {-ns:+d}" if ns is not None else ""
-    return f"{a.words_64c}, the Director assigns {result}{by}{score}"
+    return f"{words}, the Director assigns {result}{by}{score}"
 
 
 #: What the Director does about a card that may be the record's slip.

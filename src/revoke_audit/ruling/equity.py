@@ -14,7 +14,7 @@ first revoke, since double-dummy play never revokes.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solve_board
@@ -185,11 +185,25 @@ def _cards_before(rp: Replay, fact: RevokeFact) -> list[int] | None:
 
 
 @dataclass(frozen=True)
+class OwnCost:
+    """One established revoke's own figures, from its own position: declarer's double-dummy
+    tricks had that offender followed suit (``tricks``), the double-dummy cost against the card
+    played (``cost``) and that cost bounded by what the record shows lost against ``tricks``
+    (``damage``); None where the position is not known."""
+
+    fact: RevokeFact
+    tricks: int | None
+    cost: RevokeCost | None
+    damage: int | None
+
+
+@dataclass(frozen=True)
 class BoardEquity:
     """The board's 64C figures: declarer's double-dummy tricks had no revoke happened (the par,
-    ``tricks_equity``), what the first revoke itself cost the non-offending side (``damage``),
+    ``tricks_equity``), what the revokes themselves cost the non-offending side (``damage``),
     and whether that is more than the rectification gives back (None when the code has no 64C
-    or the figures are not known)."""
+    or the figures are not known).  ``own``: each established revoke's own figures, in order
+    of play; ``cost`` is the first's."""
 
     tricks: int
     review: bool | None
@@ -198,37 +212,73 @@ class BoardEquity:
     damage: int | None = None
     cost: RevokeCost | None = None
     given: int = 0
+    own: tuple[OwnCost, ...] = ()
 
 
 def board_equity(rp: Replay, facts: list[RevokeFact], played: int | None,
                  adjusted: int | None, given: int = 0, has_64c: bool = True,
                  solved: dict | None = None) -> BoardEquity | None:
     """Equity as if none of ``facts`` (the established revokes) had happened - the par from the
-    first of them - and Law 64C's review.  The revoke's own cost to the non-offending side is
-    the smaller of two estimates, so that neither side's later play is credited to it: double
-    dummy from the revoke position, following suit against the card played (``revoke_cost``:
-    no credit for a misplay by either side afterwards), and the par against the tricks the
-    record gives (no credit for a trick the offenders failed to take).  Review when it exceeds
-    ``given``, the tricks the rectification applied gives back (none after the round); with
-    both sides revoked, whenever the par differs from the adjusted result (64C2(b))."""
+    first of them - and Law 64C's review.  Each revoke's own cost to the non-offending side is
+    measured from its own position, the smaller of two estimates, so that neither side's later
+    play is credited to it: double dummy following suit against the card played
+    (``revoke_cost``: no credit for a misplay by either side afterwards), and the par from that
+    revoke against the tricks the record gives (no credit for a trick the offenders failed to
+    take).  Several revokes by one side (Law 64C2(a): the Director redresses the damage of
+    each, a repeat under 64B2 included): the damage is the sum of their own costs, never more
+    than the record shows lost against a par from one of the revokes (``_several_cap``).
+    Review when the damage
+    exceeds ``given``, the tricks the rectification applied gives back (none after the round);
+    with both sides revoked, whenever the par differs from the adjusted result (64C2(b))."""
     if not facts or any(f.kind != FOLLOW for f in facts):
         return None  # a log's duty (61A2, 61A3) has no "card of the suit led" to put back
-    first = min(facts, key=lambda f: (f.trick, _position(rp, f)))
-    options = (solved or {}).get(first) or follow_options(rp, first)
-    tricks = equity_tricks(rp, first, options)
+    ordered = sorted(facts, key=lambda f: (f.trick, _position(rp, f)))
+    first = ordered[0]
+    solved = solved or {}
+    own = tuple(_own_cost(rp, f, played, solved.get(f)) for f in ordered)
+    tricks = own[0].tricks
     if tricks is None:
         return None
     both = len({f.seat % 2 for f in facts}) == 2
-    cost = revoke_cost(rp, first, options)
-    damage = None
-    if cost is not None and played is not None:
-        nos_declares = first.seat % 2 != rp.declarer % 2
-        by_par = tricks - played if nos_declares else played - tricks
-        damage = max(0, min(cost.tricks, by_par))
+    damage = own[0].damage
+    if len(own) > 1 and damage is not None:
+        damage = min(sum(o.damage or 0 for o in own), _several_cap(rp, own, played))
     review = None
     if has_64c and adjusted is not None:
         review = tricks != adjusted if both else (damage is not None and damage > given)
-    return BoardEquity(tricks, review, first, both, damage, cost, given)
+    return BoardEquity(tricks, review, first, both, damage, own[0].cost, given, own)
+
+
+def _by_par(rp: Replay, fact: RevokeFact, tricks: int, played: int | None) -> int:
+    """Tricks the record shows the non-offending side losing against ``tricks``, declarer's
+    par had ``fact``'s offender followed suit (none when the tricks played are not known)."""
+    if played is None:
+        return 0
+    nos_declares = fact.seat % 2 != rp.declarer % 2
+    return max(0, tricks - played if nos_declares else played - tricks)
+
+
+def _several_cap(rp: Replay, own: tuple[OwnCost, ...], played: int | None) -> int:
+    """The most several revokes of one side may cost together (Law 64C2(a)): what the record
+    shows the non-offending side losing against the par from the first revoke - or from a
+    later one, where that par is lower for them: a trick they gained after the first revoke
+    (declarer's misplay, their good defence) that a later revoke took back is that later
+    revoke's damage, which the par from the first cannot see."""
+    return max(_by_par(rp, o.fact, o.tricks, played) for o in own if o.tricks is not None)
+
+
+def _own_cost(rp: Replay, fact: RevokeFact, played: int | None,
+              options: list | None) -> OwnCost:
+    """One revoke's own figures (``OwnCost``), from its own position."""
+    options = options if options is not None else follow_options(rp, fact)
+    tricks = equity_tricks(rp, fact, options)
+    if tricks is None:
+        return OwnCost(fact, None, None, None)
+    cost = revoke_cost(rp, fact, options)
+    damage = None
+    if cost is not None and played is not None:
+        damage = max(0, min(cost.tricks, _by_par(rp, fact, tricks, played)))
+    return OwnCost(fact, tricks, cost, damage)
 
 
 def _position(rp: Replay, fact: RevokeFact) -> int:
@@ -283,21 +333,28 @@ class Decision:
     """Law 64C decided for a board: ``ruling`` (``laws.common``'s NO_DAMAGE, ADJUSTED_64C or
     NOT_ASSESSED), declarer's tricks under it (the automatic result when there is no damage;
     the result the Director assigns when there is), and the words that say why - the
-    revoke's own cost and how it was measured."""
+    revoke's own cost and how it was measured.  ``by_revoke``: the words for each established
+    revoke's paragraph, keyed by (trick, seat, card), each quoting that revoke's own figures;
+    ``words`` are the first revoke's."""
 
     ruling: str
     tricks: int | None
     words: str
+    by_revoke: dict = field(default_factory=dict)
 
 
 def decide_64c(rp: Replay, board: BoardEquity | None, played: int | None,
                adjusted: int | None) -> Decision:
-    """Law 64C for a board whose established revokes ``board`` measures: the revoke's own cost
-    to the non-offending side - by the cards where they settle it (``cost_by_cards``), else
-    double dummy from the revoke (``BoardEquity.damage``, no more than the record shows lost:
-    said when that is less) - against what the rectification gives back; the difference, if
-    any, is the 64C adjustment.  Both sides revoked: the par as though neither had (64C2(b)).
-    64C only adds to the rectification (Law 12B2: never less than the automatic result)."""
+    """Law 64C for a board whose established revokes ``board`` measures: each revoke's own
+    cost to the non-offending side, from its own position - by the cards where they settle it
+    (``cost_by_cards``), else double dummy following suit against the card played, no more
+    than the record shows lost (``OwnCost.damage``: said when that is less) - against what the
+    rectification gives back; the difference, if any, is the 64C adjustment.  Several revokes
+    by one side (64C2(a)): the sum of their own costs, never more than the par from the first
+    revoke (or a later one: ``_several_cap``) against the record shows lost.  Both sides
+    revoked: the par as though neither had
+    (64C2(b)).  64C only adds to the rectification (Law 12B2: never less than the automatic
+    result)."""
     if board is None or adjusted is None:
         return Decision(NOT_ASSESSED, None, "64C: not assessed (the position at the revoke "
                         "is not known from the record)")
@@ -309,40 +366,67 @@ def decide_64c(rp: Replay, board: BoardEquity | None, played: int | None,
         return Decision(ADJUSTED_64C, board.tricks, "both sides revoked: as though neither "
                         f"had, double dummy gives declarer {board.tricks}: 64C2(b)")
     first, nos = board.first, side_name(board.first.seat + 1)
-    settled = cost_by_cards(rp, first)
-    if settled is not None:
-        cost = max(0, settled[0] - settled[1])
-        how = (f"by the cards: from trick {first.trick} on, every legal play gives {nos} "
-               f"{settled[0]} had he followed suit, {settled[1]} after his {card_str(first.card)}")
-    elif board.damage is not None and board.cost is not None:
-        cost = board.damage
-        how = f"double dummy from trick {first.trick}, {_dd_words(rp, board, played)}"
-    else:
+    several = len(board.own) > 1
+    measured = [_own_words(rp, own, played, several) for own in board.own]
+    if measured[0][0] is None:
         return Decision(NOT_ASSESSED, None, "64C: not assessed (the solver gave no figure "
                         "for the revoke position)")
-    own = (f"the revoke itself cost {nos} {trick_count(cost)}" if cost else
-           f"the revoke itself cost {nos} nothing") + f" ({how})"
+    cost, together = measured[0][0], ""
+    if several:
+        total = sum(c or 0 for c, _w in measured)
+        cap = _several_cap(rp, board.own, played)
+        cost = min(total, cap)
+        capped = (f", no more than the record (declarer {played}) shows lost against the par "
+                  f"from any one of them: {trick_count(cap)}" if cap < total else "")
+        together = (f"; the {len(measured)} revokes together cost {nos} {trick_count(cost)} "
+                    f"(64C2(a): the sum of their own costs{capped})")
     due = cost - board.given
     if due <= 0:
         back = f"; the rectification gives back {trick_count(board.given)}" if board.given else ""
-        return Decision(NO_DAMAGE, adjusted, f"{own}{back}: 64C: no damage, the result stands")
-    toward_declarer = first.seat % 2 != rp.declarer % 2
-    tricks = max(0, min(13, adjusted + due if toward_declarer else adjusted - due))
-    back = (f"the rectification gives back {trick_count(board.given)}" if board.given
-            else "no automatic transfer gives any back")
-    return Decision(ADJUSTED_64C, tricks, f"{own}; {back}: 64C: {nos} are due "
-                    f"{trick_count(due)} more")
+        ruling, tricks, tail = NO_DAMAGE, adjusted, f"{back}: 64C: no damage, the result stands"
+    else:
+        toward_declarer = first.seat % 2 != rp.declarer % 2
+        tricks = max(0, min(13, adjusted + due if toward_declarer else adjusted - due))
+        back = (f"the rectification gives back {trick_count(board.given)}" if board.given
+                else "no automatic transfer gives any back")
+        ruling, tail = ADJUSTED_64C, f"; {back}: 64C: {nos} are due {trick_count(due)} more"
+    by_revoke = {(o.fact.trick, o.fact.seat, o.fact.card): f"{w}{together}{tail}"
+                 for o, (_c, w) in zip(board.own, measured)}
+    return Decision(ruling, tricks, f"{measured[0][1]}{together}{tail}", by_revoke)
 
 
-def _dd_words(rp: Replay, board: BoardEquity, played: int | None) -> str:
-    """The double-dummy measure in figures, saying when the record caps it."""
-    nos = side_name(board.first.seat + 1)
-    dd = max(0, board.cost.tricks)
+def _own_words(rp: Replay, own: OwnCost, played: int | None,
+               several: bool) -> tuple[int | None, str]:
+    """One revoke's own cost to the non-offending side and how it was measured, in words:
+    by the cards where they settle it, else double dummy (``OwnCost.damage``); None and
+    "not assessed" when neither is known."""
+    fact, nos = own.fact, side_name(own.fact.seat + 1)
+    which = f"the revoke on trick {fact.trick}" if several else "the revoke"
+    settled = cost_by_cards(rp, fact)
+    if settled is not None:
+        cost = max(0, settled[0] - settled[1])
+        how = (f"by the cards: from trick {fact.trick} on, every legal play gives {nos} "
+               f"{settled[0]} had he followed suit, {settled[1]} after his {card_str(fact.card)}")
+    elif own.damage is not None and own.cost is not None:
+        cost = own.damage
+        how = f"double dummy from trick {fact.trick}, {_dd_words(own, played)}"
+    else:
+        return None, (f"{which}'s own cost not assessed (the solver gave no figure for its "
+                      "position)")
+    said = f"{which} itself cost {nos} {trick_count(cost)}" if cost else \
+        f"{which} itself cost {nos} nothing"
+    return cost, f"{said} ({how})"
+
+
+def _dd_words(own: OwnCost, played: int | None) -> str:
+    """The double-dummy measure of one revoke in figures, saying when the record caps it."""
+    nos = side_name(own.fact.seat + 1)
+    dd = max(0, own.cost.tricks)
     words = (f"following suit against the card played: {nos} {trick_count(dd)} worse off; "
-             f"{board.tricks} for declarer had he followed")
-    if board.damage is not None and board.damage < dd:
-        words += (f"; the record shows {nos} losing {trick_count(board.damage)} against that "
-                  f"(declarer {played}), so {trick_count(board.damage)} counted")
+             f"{own.tricks} for declarer had he followed")
+    if own.damage is not None and own.damage < dd:
+        words += (f"; the record shows {nos} losing {trick_count(own.damage)} against that "
+                  f"(declarer {played}), so {trick_count(own.damage)} counted")
     return words
 
 
@@ -436,6 +520,13 @@ def _cost_words(rp: Replay, board: BoardEquity) -> str:
     else:
         trick = (f"following suit with {card_str(cost.follow)}, trick {first.trick} would still "
                  f"have been {seat_name(then)}'s; ")
+    if len(board.own) > 1:
+        each = ", ".join(f"trick {o.fact.trick} {trick_count(o.damage or 0)}" for o in board.own)
+        return (f"{trick}the {len(board.own)} revokes cost {nos} "
+                f"{trick_count(board.damage or 0)} (64C2(a): each double dummy from its own "
+                f"trick, following suit against the card played, no more than the record shows "
+                f"lost: {each}; together no more than the record shows lost against the par "
+                f"from any one of them)")
     return (f"{trick}the revoke cost {nos} {trick_count(board.damage or 0)} (double dummy from "
             f"trick {first.trick}, following suit against the card played, and no more than the "
             f"record shows lost: {trick_count(board.tricks)} for declarer had he followed)")
