@@ -175,17 +175,23 @@ def _from_lead(hands: tuple[Hand, ...], leader: Seat, trump: int | None,
     return _range(hands, leader, (), trump, side)
 
 
+def _on_turn(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...]
+             ) -> tuple[Seat, Hand, Hand]:
+    """The seat to play to the trick begun with ``started``, his hand, and the cards he may
+    play: of the suit led when he holds it (Law 44C), else any."""
+    seat = (leader + len(started)) % 4
+    held = hands[seat]
+    legal = held & SUIT_MASKS[started[0] // 13] if started else held
+    return seat, held, legal or held
+
+
 def _finishes(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...]):
     """Every legal way to complete the trick begun with ``started``: (its four cards, the hands
     after it)."""
-    i = len(started)
-    if i == 4:
+    if len(started) == 4:
         yield started, hands
         return
-    seat = (leader + i) % 4
-    held = hands[seat]
-    legal = held & SUIT_MASKS[started[0] // 13] if started else held
-    legal = legal or held
+    seat, held, legal = _on_turn(hands, leader, started)
     while legal:
         low = legal & -legal
         legal ^= low
@@ -246,14 +252,10 @@ class Search:
 
     def _finishes(self, hands, leader, started):
         """``_finishes`` with equivalent cards played once (``_distinct``)."""
-        i = len(started)
-        if i == 4:
+        if len(started) == 4:
             yield started, hands
             return
-        seat = (leader + i) % 4
-        held = hands[seat]
-        legal = held & SUIT_MASKS[started[0] // 13] if started else held
-        legal = legal or held
+        seat, held, legal = _on_turn(hands, leader, started)
         live = hands[0] | hands[1] | hands[2] | hands[3]
         for s in started:
             live |= 1 << s
