@@ -7,8 +7,9 @@ Nothing here raises on bad input: problems are ``PS`` diagnostics with a line, a
 that yields no board still yields one ``unreadable`` record.
 
 Its layer: above core only; it may import core, nothing else of the package."""
-from .sources import (SUFFIXES, Limits, RunBudget, as_paths, iter_sources, missing_paths,
-                      read_boards, read_file, read_stream, read_texts, recognised, sniff,
+from .kinds import SUFFIXES, sniff
+from .paths import as_paths, iter_sources, missing_paths, recognised
+from .sources import (Limits, RunBudget, read_boards, read_file, read_stream, read_texts,
                       unreadable, SourceText)
 
 __all__ = ["read_boards", "read_texts", "SourceText", "iter_sources", "missing_paths", "read_file", "read_stream", "sniff",
