@@ -1,8 +1,10 @@
 """Input: hand records from PBN and LIN, as ``BoardRecord``s and diagnostics, streaming.
 
-``sources`` opens paths (files, folders, archives, stdin) and tells PBN from LIN by content,
-``streams`` bounds and decodes what it opens (the limits against archive bombs); the ``pbn`` and
-``lin`` packages read one stream each; ``lines`` is the bounded line reading both share.
+``paths`` turns the paths a user names into sources (folders walked), ``sources`` opens them
+(files, archives, stdin) and ``kinds`` tells what a stream holds (PBN, LIN, an archive) by its
+content; ``streams`` bounds and decodes what is opened (the limits against archive bombs); the
+``pbn`` and ``lin`` packages read one stream each; ``lines`` is the bounded line reading both
+share; ``parts`` splits a large file for ``--jobs``, over the byte ``scans``.
 Nothing here raises on bad input: problems are ``PS`` diagnostics with a line, and a source
 that yields no board still yields one ``unreadable`` record.
 

@@ -23,19 +23,19 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
-def _unnamed_text_not_pbn(head: bytes, name: str) -> bool:
+def unnamed_text_not_pbn(head: bytes, name: str) -> bool:
     """True when a file or archive member whose name does not say PBN or LIN looks like PBN
     only by its first character (a ``pyproject.toml``, a JSON file, an INI file): without a PBN
     tag (``[Name "value"]``) in its first bytes it is not taken for a hand record."""
-    if name.lower().endswith(SUFFIXES) or _kind(head, name) != "pbn":
+    if name.lower().endswith(SUFFIXES) or kind_of(head, name) != "pbn":
         return False
-    return _PBN_TAG.search(_text_head(head)[1]) is None
+    return _PBN_TAG.search(text_head(head)[1]) is None
 
 
-def _looks_like(head: bytes) -> str:
+def looks_like(head: bytes) -> str:
     """What a text that is no hand record seems to be, for its message (`` (it looks like
     JSON)``), or nothing."""
-    text = _text_head(head)[1].lstrip(b"\xef\xbb\xbf \t\r\n")
+    text = text_head(head)[1].lstrip(b"\xef\xbb\xbf \t\r\n")
     if _JSON_START.match(text):
         return " (it looks like JSON)"
     if _PBN_START.match(text):
@@ -43,7 +43,7 @@ def _looks_like(head: bytes) -> str:
     return ""
 
 
-def _kind(head: bytes, name: str, blank: int = 0) -> str | None:
+def kind_of(head: bytes, name: str, blank: int = 0) -> str | None:
     """``gzip``, ``zip``, ``tar``, ``pbn`` or ``lin`` from the content, else from the name."""
     if not blank:
         if head[:2] == b"\x1f\x8b":
@@ -52,7 +52,7 @@ def _kind(head: bytes, name: str, blank: int = 0) -> str | None:
             return "zip"
         if _tar_header(head):
             return "tar"
-    kind = sniff(_text_head(head)[1], name)
+    kind = sniff(text_head(head)[1], name)
     if kind is not None:
         return kind
     low = name.lower()
@@ -76,7 +76,7 @@ def _tar_header(head: bytes) -> bool:
         return False
 
 
-def _text_head(head: bytes) -> tuple[str | None, bytes]:
+def text_head(head: bytes) -> tuple[str | None, bytes]:
     """The encoding given by a BOM (None for UTF-8 and no BOM) and the head as UTF-8."""
     for bom, encoding in _BOMS:
         if head.startswith(bom):

@@ -23,7 +23,7 @@ its bytes:
   and below the size a file may expand to.
 
 A LIN file is split only when every line is one whole board and nothing else, as the LIN reader
-draws the boundaries between boards (``_LIN_SPLITS`` says exactly what that takes): pairs
+draws the boundaries between boards (``scans._LIN_SPLITS`` says exactly what that takes): pairs
 ``key|value|`` from the start of the line to its end, one ``md``, no vugraph header (``vg``,
 ``rs``, eight names in a ``pn``) and plain ASCII (a line that is not UTF-8 is reported once per
 file).
@@ -45,7 +45,6 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from types import SimpleNamespace
 from typing import BinaryIO, Callable, Iterator
 
 from ..core import speedups
@@ -53,11 +52,11 @@ from ..core.record import BoardRecord
 from .lines import MAX_LINE
 from .lin import read_lin
 from .pbn import read_pbn
-from .scans import (_CHUNK, _ascii_from, _blank_runs, _lin_splits, _newlines, _one_game_each,
-                    _plain_bytes)
+from . import scans
 from .sources import unreadable
 
 _NEWLINE = re.compile(rb"\n")
+_CHUNK = 1 << 22  # bytes of the file read at a time
 _INHERITS = re.compile(rb'\[\s*[A-Za-z_]\w*\s*"?#')  # a value "#" or "##...", quoted or not
 # a charset named in the header, as the PBN lexer finds it
 _NAMED_CHARSET = re.compile(rb'(?i)charset\s*[=:]?\s*"?([A-Za-z0-9._:-]+)')
@@ -377,7 +376,5 @@ def shortfall(part: Part, games: int, size: int, line: int) -> BoardRecord | Non
                       f"{last} were not read", line, first)
 
 
-# The scans above, in C when built (``speedups``), else their Python twins.
-_scans = speedups.wanted() or SimpleNamespace(
-    blank_runs=_blank_runs, newlines=_newlines, plain_bytes=_plain_bytes, ascii_from=_ascii_from,
-    one_game_each=_one_game_each, lin_splits=_lin_splits)
+# The scans, in C when built (``speedups``), else their Python twins (``scans``).
+_scans = speedups.wanted() or scans

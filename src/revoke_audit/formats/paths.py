@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Iterable, Iterator, Union
 
-from .kinds import SUFFIXES, _kind, _unnamed_text_not_pbn
+from .kinds import SUFFIXES, kind_of, unnamed_text_not_pbn
 from .streams import HEAD
 
 
@@ -101,4 +101,4 @@ def recognised(path: str, name: str) -> bool:
             head = fh.read(HEAD)
     except OSError:
         return True  # it gets its row: the file exists but cannot be read
-    return _kind(head, "") is not None and not _unnamed_text_not_pbn(head, "")
+    return kind_of(head, "") is not None and not unnamed_text_not_pbn(head, "")

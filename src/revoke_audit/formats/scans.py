@@ -56,57 +56,57 @@ _TAG_SCAN = re.compile(rb"\[(?:[^\]\n]*+(?:\n|\Z)|\s|(Event|Board|Deal)(?!\w))")
 # a CR not ending a line: the line reader takes a line of nothing but CRs for a blank line,
 # which ends a game, and the blank runs above do not (such files are read whole)
 _LONE_CR = re.compile(rb"\r(?!\n)")
-_CHUNK = 1 << 22  # bytes of the file read at a time by the scans
+_PIECE = 1 << 22  # bytes searched at a time by ``has_deleted``
 
 
-def _lin_splits(data: bytes) -> bool:
+def lin_splits(data: bytes) -> bool:
     """Every line of a LIN file one whole board (``_LIN_SPLITS``).  The twin of
     ``_speedups.lin_splits``, used when that was not built."""
     return bool(_LIN_SPLITS.fullmatch(data))
 
 
-def _plain_bytes(data: bytes, first: int) -> bool:
-    """No control character the line reader deletes (``_has_deleted``), and from ``first``
+def plain_bytes(data: bytes, first: int) -> bool:
+    """No control character the line reader deletes (``has_deleted``), and from ``first``
     on no ``{``, no ``%`` after a newline and no CR that ends no line.  The twin of
     ``_speedups.plain_bytes``, used when that was not built."""
     if data.find(b"{", first) >= 0 or data.find(b"\n%", first) >= 0:
         return False
     if data.find(b"\r", first) >= 0 and _LONE_CR.search(data, first):
         return False
-    return not _has_deleted(data)
+    return not has_deleted(data)
 
 
-def _has_deleted(data: bytes) -> bool:
+def has_deleted(data: bytes) -> bool:
     """Does the file hold a control character that the line reader deletes (so that a line
     of them reads as a blank line, which ends a game)?  Read in chunks: ``translate`` is four
     times faster than a regular expression's search."""
-    for start in range(0, len(data), _CHUNK):
-        chunk = data[start:start + _CHUNK]
+    for start in range(0, len(data), _PIECE):
+        chunk = data[start:start + _PIECE]
         if len(chunk.translate(None, DELETED)) != len(chunk):
             return True
     return False
 
 
-def _ascii_from(data: bytes, first: int) -> bool:
+def ascii_from(data: bytes, first: int) -> bool:
     """Every byte from ``first`` on below 0x80.  The twin of ``_speedups.ascii_from``, used
     when that was not built."""
     return data[first:].isascii()
 
 
-def _blank_runs(data: bytes, first: int) -> list[int]:
+def blank_runs(data: bytes, first: int) -> list[int]:
     """The end of each run of blank lines from ``first`` on.  The twin of
     ``_speedups.blank_runs``, used when that was not built."""
     blank_run = _BLANK_RUN if data.find(b"\r") >= 0 else _BLANK_RUN_LF  # the latter: faster
     return [m.end() for m in blank_run.finditer(data, first)]
 
 
-def _newlines(data: bytes, start: int, end: int) -> int:
+def newlines(data: bytes, start: int, end: int) -> int:
     """The newlines in ``data[start:end]`` (positions from 0).  The twin of
     ``_speedups.newlines``, used when that was not built."""
     return data[start:end].count(b"\n")
 
 
-def _one_game_each(data: bytes, first: int, starts: list[int]) -> bool:
+def one_game_each(data: bytes, first: int, starts: list[int]) -> bool:
     """Every block (from each of ``starts`` to the next) starts with a tag and holds one
     ``Deal`` tag and at most one ``Event`` and one ``Board``, and no ``[`` keeps the file whole
     (``_TAG_SCAN``); worked out from the tags' positions in the whole file (a block's index:
@@ -116,7 +116,7 @@ def _one_game_each(data: bytes, first: int, starts: list[int]) -> bool:
     firsts = bytes(map(data.__getitem__, starts))  # each block's first byte
     if firsts.count(b"[") != len(firsts):
         return False
-    tags = _tags(data, first)
+    tags = tags_at(data, first)
     if tags is None:
         return False
     events, boards, deals = tags
@@ -131,7 +131,7 @@ def _one_game_each(data: bytes, first: int, starts: list[int]) -> bool:
     return True
 
 
-def _tags(data: bytes, first: int) -> tuple[list[int], list[int], list[int]] | None:
+def tags_at(data: bytes, first: int) -> tuple[list[int], list[int], list[int]] | None:
     """Where the Event, Board and Deal tags are, from byte ``first`` on (``_TAG_SCAN``); None
     at a ``[`` that keeps the file whole."""
     found: dict[bytes, list[int]] = {b"Event": [], b"Board": [], b"Deal": []}

@@ -1,17 +1,14 @@
-"""Open what the user names - files, folders, archives, standard input - and stream the board
-records in it.
+"""Open what the user names - files, archives, standard input - and stream the board records
+in it.
 
 Whichever way a hand record comes, it reads the same: a file is told PBN or LIN by its content
-(then by its name), and so is a member of a ``.zip``, a ``.tar`` or a gzip stream (``.gz``,
-``.tgz``), which are themselves recognised by their magic bytes, under any name and on standard
-input.  Text in UTF-16 or UTF-32 is decoded by its byte order mark, and a file whose lines end in
-a lone carriage return is read like any other.
-
-Folders are walked in name order (a folder's files, then its subfolders), skipping hidden
-entries (``.git``) and everything that is not a regular file (a FIFO would hang the run);
-a file that is not named ``.pbn``/``.lin`` or an archive is taken when its content is a hand
-record.  Archive members are sorted the same way (tar members stay in archive order), read in
-memory-bounded streams and never extracted, so no member name can reach the disk.
+(then by its name, ``kinds``), and so is a member of a ``.zip``, a ``.tar`` or a gzip stream
+(``.gz``, ``.tgz``), which are themselves recognised by their magic bytes, under any name and on
+standard input.  Text in UTF-16 or UTF-32 is decoded by its byte order mark, and a file whose
+lines end in a lone carriage return is read like any other.  The sources come from ``paths``
+(folders walked there).  Archive members are sorted as a folder is walked (tar members stay in
+archive order), read in memory-bounded streams and never extracted, so no member name can reach
+the disk.
 
 Nothing here raises on bad input: every source yields at least one record - an ``unreadable``
 placeholder carrying a diagnostic when it holds no board (a missing file, a folder that cannot
@@ -33,7 +30,7 @@ from typing import BinaryIO, Iterable, Iterator, NamedTuple
 
 from ..core.findings import Finding
 from ..core.record import BoardRecord
-from .kinds import SUFFIXES, _kind, _looks_like, _text_head, _unnamed_text_not_pbn
+from .kinds import SUFFIXES, kind_of, looks_like, text_head, unnamed_text_not_pbn
 from .paths import PathArg, iter_sources
 from .streams import (BLANK, Gunzip, Limits, Meter, Reading, RunBudget, Text,
                       open_head)
@@ -153,15 +150,15 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
             yield unreadable(source, "PS007", "the file holds only blank lines" if blank
                              else "the file is empty")
         return
-    kind = _kind(head, name, blank) if head else None
-    if kind == "pbn" and _unnamed_text_not_pbn(head, name):
+    kind = kind_of(head, name, blank) if head else None
+    if kind == "pbn" and unnamed_text_not_pbn(head, name):
         kind = None  # a JSON or INI file named on the command line, as in a folder
     if kind is None and head:
         if member and not name.lower().endswith(SUFFIXES):
             yield unreadable(source, "PS010", "archive member skipped: neither PBN nor LIN nor "
                              "an archive")
         else:
-            yield unreadable(source, "PS003", "content is neither PBN nor LIN" + _looks_like(head))
+            yield unreadable(source, "PS003", "content is neither PBN nor LIN" + looks_like(head))
         return
     if kind in ("gzip", "zip", "tar") and depth >= MAX_DEPTH:
         yield unreadable(source, "PS010", f"archive member skipped: archives nested more than "
@@ -190,7 +187,7 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
 def _read_text(stream: io.BufferedReader, head: bytes, source: str, kind: str,
                reading: Reading, in_archive: bool) -> Iterator[BoardRecord]:
     """Boards of a PBN or LIN stream; within an archive, counted against its board limit."""
-    encoding, text = _text_head(head)
+    encoding, text = text_head(head)
     if encoding is None and head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
     lines = text.lstrip(BLANK)
