@@ -3,9 +3,8 @@
 
 ``play_card`` puts a card on the table from its player's hand (a bitmask), records a failure to
 follow suit while holding the suit led (Law 61A / 44C) and stops the replay at a card its player
-does not hold (RC010/RC011); ``close_trick`` finds the winner (Law 44); the opening lead comes
-from declarer's left-hand opponent (Law 41A, RC012).  Its layer: replay; it imports core and
-``model``."""
+does not hold (RC010/RC011); ``close_trick`` finds the winner (Law 44).  Its layer: replay; it
+imports core and ``model``."""
 from __future__ import annotations
 
 from ..core.cards import SUIT_MASKS, SUITS, card_str, seat_name, winning_index
@@ -30,17 +29,13 @@ def play_card(r: Replay, hands: list[int], trick: Trick, seat: int, p: Play,
                   seat=seat, card=p.card, role=role_of(seat, r.declarer))
         r.stopped_at = trick.number
         return False
-    if not judge:
-        pass
-    elif trick.plays:
-        led = trick.suit_led
-        held = hands[seat] & SUIT_MASKS[led]
-        if p.card // 13 != led and held:
+    if judge:
+        led = trick.suit_led if trick.plays else None
+        held = hands[seat] & SUIT_MASKS[led] if led is not None else 0
+        if held and p.card // 13 != led:
             r.revokes.append(RevokeFact(trick.number, seat, p.card, led, held, p.line, "R" in p.marks))
-        elif "R" in p.marks:
+        elif "R" in p.marks:  # on the lead, a card that follows, or with no card of the suit led
             _unsupported_mark(r, trick, seat, p, led)
-    elif "R" in p.marks:
-        _unsupported_mark(r, trick, seat, p, None)
     hands[seat] &= ~bit
     trick.plays.append((seat, p.card, p.line))
     return True
@@ -58,13 +53,3 @@ def close_trick(r: Replay, trick: Trick) -> None:
     """Find the trick's winner among the cards played to it (Law 44)."""
     trick.winner = trick.plays[winning_index([c for _, c, _ in trick.plays], r.trump)][0]
 
-
-def _check_opening_leader(r: Replay, leader: int | None, line: int) -> None:
-    """The opening lead is made by the player on declarer's left (Law 41A) - RC012."""
-    if leader is None or r.declarer is None:
-        return
-    proper = (r.declarer + 1) % 4
-    if leader != proper:
-        why = " (the record marks declarer and dummy as swapped, ^N)" if r.record.declarer_swapped else ""
-        r.add("RC012", f"opening lead from {seat_name(leader)}, but declarer {seat_name(r.declarer)}'s "
-              f"left-hand opponent is {seat_name(proper)}{why}", line, trick=1, seat=leader)
