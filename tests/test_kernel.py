@@ -204,18 +204,18 @@ def test_every_compiled_function_gives_its_twins_answer_on_any_bytes(data, hands
                                                                      trump, side):
     """Bytes from the characters the formats care about, in any order: every C function
     answers as its twin (and none crashes)."""
-    from revoke_audit.formats import parts
+    from revoke_audit.formats import parts, scans
 
     kind, first, starts = parts._games(data)
     for at in (0, first, len(data) // 2):
-        assert C.blank_runs(data, at) == parts._blank_runs(data, at)
-        assert C.plain_bytes(data, at) == parts._plain_bytes(data, at)
-        assert C.ascii_from(data, at) == parts._ascii_from(data, at)
+        assert C.blank_runs(data, at) == scans.blank_runs(data, at)
+        assert C.plain_bytes(data, at) == scans.plain_bytes(data, at)
+        assert C.ascii_from(data, at) == scans.ascii_from(data, at)
         for end in (at, len(data) // 3, len(data), 10**9):
-            assert C.newlines(data, at, end) == parts._newlines(data, at, end)
-    assert C.lin_splits(data) == parts._lin_splits(data)
+            assert C.newlines(data, at, end) == scans.newlines(data, at, end)
+    assert C.lin_splits(data) == scans.lin_splits(data)
     if kind == "pbn" and starts:
-        assert C.one_game_each(data, first, starts) == parts._one_game_each(data, first, starts)
+        assert C.one_game_each(data, first, starts) == scans.one_game_each(data, first, starts)
     text = data.decode("latin-1")
     assert C.deal(text) == kernel.py_deal(text)
     assert (C.column_tricks(hands, text, leader, trump, side)

@@ -308,10 +308,11 @@ TAG_ODD = ["[", "[ Event", "[\tBoard", "[Deal", "[Deal]", "[Dealer", "[Event_", 
                       min_size=0, max_size=4), cut_at=st.integers(0, 3000))
 def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
     """``_speedups``' ``blank_runs``, ``newlines``, ``plain_bytes`` and ``one_game_each`` = their
-    twins in ``parts`` on PBN text with tags, blank lines, brackets, comments, directives, CRs
+    twins in ``scans`` on PBN text with tags, blank lines, brackets, comments, directives, CRs
     and control characters put in anywhere, and cut anywhere."""
-    from revoke_audit.formats.parts import (_ascii_from, _blank_runs, _games, _newlines,
-                                            _one_game_each, _plain_bytes)
+    from revoke_audit.formats.parts import _games
+    from revoke_audit.formats.scans import (ascii_from, blank_runs, newlines, one_game_each,
+                                            plain_bytes)
 
     c = speedups.compiled
     data = _mixed(PBN_TEXT, PBN_ODD + TAG_ODD, picks).encode("utf-8", "surrogateescape")
@@ -319,14 +320,14 @@ def test_the_compiled_scans_give_the_twins_answers(picks, cut_at):
     kind, first, starts = _games(data)
     for text in (data, data.replace(b"\n", b"\r\n")):  # and as a CRLF file
         for at in (0, first, len(text) // 2):
-            assert c.blank_runs(text, at) == _blank_runs(text, at)
-            assert c.plain_bytes(text, at) == _plain_bytes(text, at)
-            assert c.ascii_from(text, at) == _ascii_from(text, at)
+            assert c.blank_runs(text, at) == blank_runs(text, at)
+            assert c.plain_bytes(text, at) == plain_bytes(text, at)
+            assert c.ascii_from(text, at) == ascii_from(text, at)
             for end in (at + 1, at + 300, len(text) - 1, len(text)):
-                assert c.newlines(text, at, end) == _newlines(text, at, end)
+                assert c.newlines(text, at, end) == newlines(text, at, end)
     if kind != "pbn" or not starts:
         return
-    assert c.one_game_each(data, first, starts) == _one_game_each(data, first, starts)
+    assert c.one_game_each(data, first, starts) == one_game_each(data, first, starts)
 
 
 LIN_PAIR_ODD = ["qx|o1|", "QX|c2|", "pn|a,b|", "pn|a,b,c,d,e|", "Pn|x|", "mb|p|", "MC|9|",
@@ -342,12 +343,12 @@ LIN_PAIR_ODD = ["qx|o1|", "QX|c2|", "pn|a,b|", "pn|a,b,c,d,e|", "Pn|x|", "mb|p|"
 def test_the_compiled_lin_check_gives_the_patterns_answer(picks, cut_at, crlf):
     """``_speedups.lin_splits`` = ``_LIN_SPLITS.fullmatch`` on LIN lines with pairs, pieces of
     pairs, CRs, tabs and newlines put in anywhere, cut anywhere, with LF or CRLF line ends."""
-    from revoke_audit.formats.parts import _lin_splits
+    from revoke_audit.formats.scans import lin_splits
 
     data = _mixed(LIN_TEXT, LIN_ODD + LIN_PAIR_ODD, picks).encode("utf-8", "surrogateescape")
     data = data.replace(b"\n", b"\r\n") if crlf else data
     data = data[:len(data) - cut_at] if cut_at < len(data) else data
-    assert speedups.compiled.lin_splits(data) == _lin_splits(data)
+    assert speedups.compiled.lin_splits(data) == lin_splits(data)
 
 
 @pytest.mark.skipif(speedups.compiled is None, reason="the C accelerators were not built here")
@@ -369,10 +370,10 @@ def test_the_compiled_lin_check_gives_the_patterns_answer(picks, cut_at, crlf):
     ("pn|a,b|md|1S2,,,|mb|p", False),
 ])
 def test_the_compiled_lin_check_on_lines_worked_out_by_hand(line, splits):
-    from revoke_audit.formats.parts import _lin_splits
+    from revoke_audit.formats.scans import lin_splits
 
     data = (line + "\n" + line + "\n").encode()
-    assert _lin_splits(data) is splits
+    assert lin_splits(data) is splits
     assert speedups.compiled.lin_splits(data) is splits
 
 
@@ -381,7 +382,8 @@ def test_the_compiled_lin_check_on_lines_worked_out_by_hand(line, splits):
 def test_the_compiled_tag_scan_sees_a_tag_moved_to_another_block(move):
     """As many Deal tags as blocks, but two in one and none in the next: not one game each
     (and two Events or Boards in one block)."""
-    from revoke_audit.formats.parts import _games, _one_game_each
+    from revoke_audit.formats.parts import _games
+    from revoke_audit.formats.scans import one_game_each
 
     blocks = PBN_TEXT.split("\n\n")
     line = next(x for x in blocks[2].split("\n") if x.startswith(f"[{move} "))
@@ -389,7 +391,7 @@ def test_the_compiled_tag_scan_sees_a_tag_moved_to_another_block(move):
     blocks[1] = blocks[1] + "\n" + line
     data = "\n\n".join(blocks).encode()
     kind, first, starts = _games(data)
-    assert _one_game_each(data, first, starts) is False
+    assert one_game_each(data, first, starts) is False
     assert speedups.compiled.one_game_each(data, first, starts) is False
 
 

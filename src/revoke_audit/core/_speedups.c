@@ -1,5 +1,6 @@
 /* Optional C accelerators (``speedups.py``): the lane's two hot loops (``lane/kernel.py``)
- * and the scans that cut a large file into parts and check it may be split (``formats/parts.py``).
+ * and the scans that cut a large file into parts and check it may be split (``formats/parts.py``;
+ * their twins in ``formats/scans.py``).
  * The scans of whole files run without the GIL: the parent's threads that feed the worker
  * processes and take their results go on meanwhile.
  *
@@ -16,14 +17,14 @@
  *                   or else the highest card of the suit led (Law 44E/F), its winner leading
  *                   the next (Law 44G)).
  *   blank_runs(data, first) -> the ends of the runs of blank lines, as ``re.finditer``
- *                   finds them (twin: ``formats.parts._blank_runs``)
+ *                   finds them (twin: ``formats.scans.blank_runs``)
  *   newlines(data, start, end) -> the newlines in data[start:end], positions from 0
- *                   (twin: ``formats.parts._newlines``)
- *   plain_bytes(data, first) -> bool (twin: ``formats.parts._plain_bytes``)
- *   ascii_from(data, first) -> bool (twin: ``formats.parts._ascii_from``)
- *   lin_splits(data) -> bool (twin: ``formats.parts._LIN_SPLITS.fullmatch``)
+ *                   (twin: ``formats.scans.newlines``)
+ *   plain_bytes(data, first) -> bool (twin: ``formats.scans.plain_bytes``)
+ *   ascii_from(data, first) -> bool (twin: ``formats.scans.ascii_from``)
+ *   lin_splits(data) -> bool (twin: ``formats.scans._LIN_SPLITS.fullmatch``)
  *   one_game_each(data, first, starts) -> bool
- *                   (twin: ``formats.parts._one_game_each``: every block of a PBN file starts
+ *                   (twin: ``formats.scans.one_game_each``: every block of a PBN file starts
  *                   with a tag and holds one Deal and at most one Event and Board, and no "["
  *                   is left open on its line or followed by whitespace)
  *
@@ -513,7 +514,7 @@ static PyObject *speedups_ascii_from(PyObject *self, PyObject *args)
     return PyBool_FromLong(!(high & 0x80));
 }
 
-/* --- a LIN file that may be split: formats.parts._LIN_SPLITS, line by line ---------------- */
+/* --- a LIN file that may be split: formats.scans._LIN_SPLITS, line by line ---------------- */
 
 static int lin_value_byte(unsigned char ch)  /* _LIN_VALUE: any but "|" and a newline */
 {
@@ -623,17 +624,17 @@ static PyMethodDef kernel_methods[] = {
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
      "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
     {"blank_runs", speedups_blank_runs, METH_VARARGS,
-     "The ends of the runs of blank lines from first on (formats.parts._blank_runs)."},
+     "The ends of the runs of blank lines from first on (formats.scans.blank_runs)."},
     {"newlines", speedups_newlines, METH_VARARGS,
-     "The newlines in data[start:end], positions from 0 (formats.parts._newlines)."},
+     "The newlines in data[start:end], positions from 0 (formats.scans.newlines)."},
     {"plain_bytes", speedups_plain_bytes, METH_VARARGS,
      "No deleted control character, and no {, \\n% or lone CR after first."},
     {"lin_splits", speedups_lin_splits, METH_O,
-     "Every line of a LIN file one whole board (formats.parts._LIN_SPLITS)."},
+     "Every line of a LIN file one whole board (formats.scans._LIN_SPLITS)."},
     {"ascii_from", speedups_ascii_from, METH_VARARGS,
-     "Every byte from first on below 0x80 (formats.parts._ascii_from)."},
+     "Every byte from first on below 0x80 (formats.scans.ascii_from)."},
     {"one_game_each", speedups_one_game_each, METH_VARARGS,
-     "Every block of a PBN file one game (formats.parts._one_game_each)."},
+     "Every block of a PBN file one game (formats.scans.one_game_each)."},
     {NULL, NULL, 0, NULL},
 };
 

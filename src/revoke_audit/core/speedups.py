@@ -5,10 +5,10 @@ that gives exactly the same answer for any input, and the tests compare them:
 * ``deal`` and ``column_tricks``: the PBN lane's Deal and replay (``lane/kernel.py``; twins
   ``formats.pbn.lookup.fast_deal`` and ``lane.kernel.py_column_tricks``);
 * ``blank_runs`` and ``newlines``: where a large file's games start and the line number each
-  part starts on, for ``--jobs`` (twins ``_blank_runs`` and ``_newlines`` in ``formats.parts``);
+  part starts on, for ``--jobs`` (twins ``blank_runs`` and ``newlines`` in ``formats.scans``);
 * ``plain_bytes``, ``ascii_from``, ``one_game_each`` and ``lin_splits``: the scans of the check
-  that such a file may be split (twins ``_plain_bytes``, ``_ascii_from``, ``_one_game_each``
-  and ``_lin_splits`` in ``formats.parts``).
+  that such a file may be split (twins ``plain_bytes``, ``ascii_from``, ``one_game_each``
+  and ``lin_splits`` in ``formats.scans``).
 
 The scans of a whole file release the GIL while they run.
 

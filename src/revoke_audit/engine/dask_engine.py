@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Iterator
 from .lane import render_records
 from ..formats import (Limits, RunBudget, as_paths, iter_sources, read_file, read_stream,
                       unreadable)
-from ..formats.sources import SUFFIXES
+from ..formats.kinds import SUFFIXES
 from . import units
 from ..ruling.options import AuditOptions
 from ..reports.rows import Rendered

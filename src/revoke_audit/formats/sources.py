@@ -1,17 +1,14 @@
-"""Open what the user names - files, folders, archives, standard input - and stream the board
-records in it.
+"""Open what the user names - files, archives, standard input - and stream the board records
+in it.
 
 Whichever way a hand record comes, it reads the same: a file is told PBN or LIN by its content
-(then by its name), and so is a member of a ``.zip``, a ``.tar`` or a gzip stream (``.gz``,
-``.tgz``), which are themselves recognised by their magic bytes, under any name and on standard
-input.  Text in UTF-16 or UTF-32 is decoded by its byte order mark, and a file whose lines end in
-a lone carriage return is read like any other.
-
-Folders are walked in name order (a folder's files, then its subfolders), skipping hidden
-entries (``.git``) and everything that is not a regular file (a FIFO would hang the run);
-a file that is not named ``.pbn``/``.lin`` or an archive is taken when its content is a hand
-record.  Archive members are sorted the same way (tar members stay in archive order), read in
-memory-bounded streams and never extracted, so no member name can reach the disk.
+(then by its name, ``kinds``), and so is a member of a ``.zip``, a ``.tar`` or a gzip stream
+(``.gz``, ``.tgz``), which are themselves recognised by their magic bytes, under any name and on
+standard input.  Text in UTF-16 or UTF-32 is decoded by its byte order mark, and a file whose
+lines end in a lone carriage return is read like any other.  The sources come from ``paths``
+(folders walked there).  Archive members are sorted as a folder is walked (tar members stay in
+archive order), read in memory-bounded streams and never extracted, so no member name can reach
+the disk.
 
 Nothing here raises on bad input: every source yields at least one record - an ``unreadable``
 placeholder carrying a diagnostic when it holds no board (a missing file, a folder that cannot
@@ -23,142 +20,23 @@ from __future__ import annotations
 import codecs
 import io
 import os
-import re
 import stat
 import struct
 import sys
 import tarfile
 import tempfile
 import zipfile
-from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
+from typing import BinaryIO, Iterable, Iterator, NamedTuple
 
 from ..core.findings import Finding
 from ..core.record import BoardRecord
-from .streams import (BLANK, HEAD, Gunzip, Limits, Meter, Reading, RunBudget, Text,
+from .kinds import SUFFIXES, kind_of, looks_like, text_head, unnamed_text_not_pbn
+from .paths import PathArg, iter_sources
+from .streams import (BLANK, Gunzip, Limits, Meter, Reading, RunBudget, Text,
                       open_head)
 
-PathArg = Union[str, bytes, os.PathLike]
-TEXT_SUFFIXES = (".pbn", ".lin")
-ARCHIVE_SUFFIXES = (".gz", ".tgz", ".zip", ".tar")
-SUFFIXES = TEXT_SUFFIXES + ARCHIVE_SUFFIXES
 MAX_DEPTH = 4  # archives inside archives
 _SPOOL = 16 << 20  # a zip read from a stream is held in memory up to this, then on disk
-_LIN_START = re.compile(rb"^\s*[a-zA-Z]{2}\|")
-_PBN_START = re.compile(rb"^\s*(%|\[|;|\{)")
-_LIN_KEY = re.compile(rb"\b(md|pn|qx|vg)\|")
-_PBN_TAG = re.compile(rb'(?:\A|[\r\n])[ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')  # CR ends too
-_JSON_START = re.compile(rb'^(\{\s*("|\})|\[\s*[\[\{"\d\]-])')
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-
-
-# --- paths -----------------------------------------------------------------------------------
-
-def as_paths(paths: PathArg | Iterable[PathArg]) -> list[str]:
-    """``paths`` as a list of strings; one ``str``/``bytes``/``PathLike`` is one path."""
-    if isinstance(paths, (str, bytes, os.PathLike)):
-        paths = [paths]
-    return [os.fsdecode(p) for p in paths]
-
-
-def missing_paths(paths: PathArg | Iterable[PathArg]) -> list[str]:
-    """The paths that name nothing (no such file or folder); ``-`` is standard input."""
-    return [p for p in as_paths(paths) if p != "-" and not os.path.exists(p)]
-
-
-def iter_sources(paths: PathArg | Iterable[PathArg]) -> Iterator[str]:
-    """The sources ``paths`` stand for, in reading order, each once (``-`` is stdin).
-
-    A folder gives the files found in it; a folder with nothing to read, or that cannot be
-    listed, gives itself (``read_file`` turns it into its row).  A file named twice, or named
-    and also found in a folder, is read at its first place only."""
-    seen: set[object] = set()
-    for path in as_paths(paths):
-        if path != "-" and os.path.isdir(path):
-            if not _first(path, seen):
-                continue
-            found = False
-            for src in _walk(path):
-                found = True
-                if src == path or _first(src, seen):
-                    yield src
-            if not found:
-                yield path
-        elif _first(path, seen):
-            yield path
-
-
-def _first(path: str, seen: set[object]) -> bool:
-    """Whether ``path`` (the same file or folder, by device and inode) is new to ``seen``."""
-    try:
-        st = os.stat(path)
-        key: object = (st.st_dev, st.st_ino) if st.st_ino else os.path.realpath(path)
-    except OSError:
-        key = os.path.normpath(path)
-    if key in seen:
-        return False
-    seen.add(key)
-    return True
-
-
-def _walk(folder: str) -> Iterator[str]:
-    """Recognised regular files under ``folder``, depth first in name order; a folder that
-    cannot be listed is yielded itself.  Hidden entries and symbolic links to folders are
-    skipped; no recursion, so no depth is too deep."""
-    stack = [folder]
-    while stack:
-        current = stack.pop()
-        try:
-            with os.scandir(current) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            yield current
-            continue
-        subfolders = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    subfolders.append(entry.path)
-                elif entry.is_file() and recognised(entry.path, entry.name):
-                    yield entry.path
-            except OSError:
-                continue
-        stack.extend(reversed(subfolders))
-
-
-def recognised(path: str, name: str) -> bool:
-    """A file in a folder is read when its name says PBN, LIN or an archive, or its content is
-    one of them."""
-    if name.lower().endswith(SUFFIXES):
-        return True
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(HEAD)
-    except OSError:
-        return True  # it gets its row: the file exists but cannot be read
-    return _kind(head, "") is not None and not _unnamed_text_not_pbn(head, "")
-
-
-def _unnamed_text_not_pbn(head: bytes, name: str) -> bool:
-    """True when a file or archive member whose name does not say PBN or LIN looks like PBN
-    only by its first character (a ``pyproject.toml``, a JSON file, an INI file): without a PBN
-    tag (``[Name "value"]``) in its first bytes it is not taken for a hand record."""
-    if name.lower().endswith(SUFFIXES) or _kind(head, name) != "pbn":
-        return False
-    return _PBN_TAG.search(_text_head(head)[1]) is None
-
-
-def _looks_like(head: bytes) -> str:
-    """What a text that is no hand record seems to be, for its message (`` (it looks like
-    JSON)``), or nothing."""
-    text = _text_head(head)[1].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if _JSON_START.match(text):
-        return " (it looks like JSON)"
-    if _PBN_START.match(text):
-        return " (no PBN tag like [Event \"...\"] in its first 4 KiB)"
-    return ""
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -255,47 +133,6 @@ def _empty_folder(path: str) -> BoardRecord:
     return unreadable(path, "PS011", "no PBN or LIN file in this folder")
 
 
-def _kind(head: bytes, name: str, blank: int = 0) -> str | None:
-    """``gzip``, ``zip``, ``tar``, ``pbn`` or ``lin`` from the content, else from the name."""
-    if not blank:
-        if head[:2] == b"\x1f\x8b":
-            return "gzip"
-        if head[:4] in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08"):
-            return "zip"
-        if _tar_header(head):
-            return "tar"
-    kind = sniff(_text_head(head)[1], name)
-    if kind is not None:
-        return kind
-    low = name.lower()
-    if low.endswith((".gz", ".tgz")):
-        return "gzip"
-    if low.endswith(".zip"):
-        return "zip"
-    if low.endswith(".tar"):
-        return "tar"
-    return None
-
-
-def _tar_header(head: bytes) -> bool:
-    """A tar's first header: ``ustar`` at byte 257 *and* a header checksum that holds, so that
-    a text with ``ustar`` there (a PBN comment) stays text (POSIX.1-1988 ustar header)."""
-    if head[257:262] != b"ustar" or len(head) < 512:
-        return False
-    try:
-        return tarfile.nti(head[148:156]) in tarfile.calc_chksums(head[:512])
-    except Exception:  # noqa: BLE001 - tarfile.InvalidHeaderError on a field that is no number
-        return False
-
-
-def _text_head(head: bytes) -> tuple[str | None, bytes]:
-    """The encoding given by a BOM (None for UTF-8 and no BOM) and the head as UTF-8."""
-    for bom, encoding in _BOMS:
-        if head.startswith(bom):
-            return encoding, head.decode(encoding, errors="replace").encode("utf-8")
-    return None, head
-
-
 def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
                member: bool = False, depth: int = 0, seekable: BinaryIO | None = None
                ) -> Iterator[BoardRecord]:
@@ -313,15 +150,15 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
             yield unreadable(source, "PS007", "the file holds only blank lines" if blank
                              else "the file is empty")
         return
-    kind = _kind(head, name, blank) if head else None
-    if kind == "pbn" and _unnamed_text_not_pbn(head, name):
+    kind = kind_of(head, name, blank) if head else None
+    if kind == "pbn" and unnamed_text_not_pbn(head, name):
         kind = None  # a JSON or INI file named on the command line, as in a folder
     if kind is None and head:
         if member and not name.lower().endswith(SUFFIXES):
             yield unreadable(source, "PS010", "archive member skipped: neither PBN nor LIN nor "
                              "an archive")
         else:
-            yield unreadable(source, "PS003", "content is neither PBN nor LIN" + _looks_like(head))
+            yield unreadable(source, "PS003", "content is neither PBN nor LIN" + looks_like(head))
         return
     if kind in ("gzip", "zip", "tar") and depth >= MAX_DEPTH:
         yield unreadable(source, "PS010", f"archive member skipped: archives nested more than "
@@ -350,7 +187,7 @@ def _read_blob(meter: Meter, source: str, name: str, reading: Reading, *,
 def _read_text(stream: io.BufferedReader, head: bytes, source: str, kind: str,
                reading: Reading, in_archive: bool) -> Iterator[BoardRecord]:
     """Boards of a PBN or LIN stream; within an archive, counted against its board limit."""
-    encoding, text = _text_head(head)
+    encoding, text = text_head(head)
     if encoding is None and head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
     lines = text.lstrip(BLANK)
@@ -596,23 +433,6 @@ def _folder_order(member: str) -> tuple[tuple[int, str], ...]:
     name, then its subfolders by name."""
     parts = member.split("/")
     return tuple((1, p) for p in parts[:-1]) + ((0, parts[-1]),)
-
-
-def sniff(head: bytes, name: str) -> str | None:
-    """``pbn`` or ``lin`` from the first bytes of a text (content first, then the file name)."""
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n\x1a")
-    if _LIN_START.match(text):
-        return "lin"
-    if _PBN_START.match(text):
-        return "pbn"
-    low = name.lower()
-    if low.endswith(".lin"):
-        return "lin"
-    if low.endswith(".pbn"):
-        return "pbn"
-    if b"|" in text[:200] and _LIN_KEY.search(text):
-        return "lin"
-    return None
 
 
 def unreadable(source: str, code: str, message: str, line: int = 1, game: int = 1) -> BoardRecord:

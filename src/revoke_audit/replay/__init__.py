@@ -18,7 +18,8 @@ from .screens import screen
 from ..core.cards import SEATS, SUIT_MASKS, card_str, count, deal_problems, holding_str, seat_name
 from .model import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, RevokeFact,  # noqa: F401
                     Trick)
-from .tricks import close_trick, replay_grouped, replay_sequence
+from .play import close_trick
+from .tricks import replay_grouped, replay_sequence
 from .fast import replay_plain
 from ..core.record import BoardRecord, Play
 

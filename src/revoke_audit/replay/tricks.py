@@ -1,123 +1,49 @@
 """Putting the record's cards on the table: trick by trick, in time order.
 
-Two shapes of record: PBN gives each trick's cards with their seats (``replay_grouped``);
-LIN gives one flat run of cards whose player is the card's holder (``replay_sequence``).
-Both play every card through ``play_card``, which records a failure to follow suit (Law 61A1 /
-44C) and stops the replay at a card its player does not hold.
+Two shapes of record: PBN gives each trick's cards with their seats (``replay_grouped``: each
+trick played by ``unrecorded.play_trick``, since only PBN may leave a card out and go on); LIN
+gives one flat run of cards whose player is the card's holder (``replay_sequence``: an extra
+card, Law 67B2, or omitted ones, 67B1).  Both play every card through ``play.play_card``, which
+records a failure to follow suit (Law 61A1 / 44C) and stops the replay at a card its player
+does not hold.
 """
 from __future__ import annotations
 
-from ..core.cards import SUIT_MASKS, SUITS, card_str, winning_index, seat_name
-from .model import DefectFact, Replay, RevokeFact, Trick
+from ..core.cards import card_str, winning_index, seat_name
+from .model import DefectFact, Replay, Trick
 from ..core.findings import role_of
-from ..core.record import UNREADABLE, Play
+from ..core.record import Play
 from . import unrecorded
+from .play import close_trick, play_card
 
 def replay_grouped(r: Replay, plays: list[Play]) -> None:
-    """PBN: cards grouped by trick with their seats; the leader is derived by replaying.  A
-    card not recorded (``-``) hides only itself: see ``unrecorded``."""
+    """PBN: cards grouped by trick with their seats; the leader is derived by replaying.  Each
+    trick is played by ``unrecorded.play_trick``, which owns what a card not recorded (``-``)
+    allows; a trick left incomplete before the last stops the replay (RC013)."""
     groups: dict[int, list[Play]] = {}
     for p in plays:
         groups.setdefault(p.trick, []).append(p)
     hands = list(r.record.hands)
     leader = r.record.play_leader if r.record.play_leader is not None else plays[0].seat
     _check_opening_leader(r, leader, plays[0].line)
-    omission = _pbn_omission(r, plays)
     gaps = unrecorded.Gaps.of(plays)
-    last = max(groups)
-    for number in range(1, last + 1):
+    for number in range(1, gaps.last + 1):
         group = groups.get(number, [])
         marked = [p.seat for p in group if "L" in p.marks]
         if marked:
             leader = marked[0]
-        by_seat = {p.seat: p for p in group}
         trick = Trick(number, leader)
         r.hands_at.append(tuple(hands))
-        if any(gaps.hidden):
-            r.unsure_hands.add(number)
         r.tricks.append(trick)
-        if not _grouped_cards(r, hands, trick, by_seat, omission, gaps, number == last):
+        if not unrecorded.play_trick(r, hands, trick, group, groups.get(number + 1, []), gaps):
             return  # coherence.judge says what the record's misplaced cards amount to
-        if len(trick.plays) + len(trick.omitted) + len(trick.unknown) == 4:
-            if not _close_grouped(r, trick, hands, gaps, groups.get(number + 1, [])):
-                return
+        if trick.winner is not None:
             leader = trick.winner
-        else:
-            if trick.unknown:
-                unrecorded.report(r, trick, gaps, stopped=False)
-            if number != last:
-                r.add("RC013", f"trick {number} is incomplete but play goes on", group[0].line,
-                      trick=number)
-                r.stopped_at = number
-                return
-
-
-def _grouped_cards(r: Replay, hands: list[int], trick: Trick, by_seat: dict[int, Play],
-                   omission: tuple[int, int] | None, gaps: unrecorded.Gaps, last: bool) -> bool:
-    """Put one PBN trick's cards on the table in time order; False when the replay must stop
-    (a card its player does not hold)."""
-    before = r.hands_at[-1]
-    for i in range(4):
-        seat = (trick.leader + i) % 4
-        p = by_seat.get(seat)
-        if p is None:
-            break  # the record stops inside this trick
-        if p.card is None:
-            if omission == (trick.number, seat) and i > 0:
-                trick.omitted.append(seat)
-                continue
-            if unrecorded.stops_here(trick, by_seat, i, last):
-                break
-            known = unrecorded.deduce(r, trick, before[seat], seat, p, gaps)
-            if known is None:
-                unrecorded.hide(trick, seat, p, gaps)
-                continue
-            p = known
-        if trick.leader in trick.unknown:
-            if not play_card(r, hands, trick, seat, p, judge=False):
-                return False
-            unrecorded.lead_unknown(r, trick, p)
-            continue
-        found = len(r.revokes)
-        if not play_card(r, hands, trick, seat, p):
-            return False
-        if len(r.revokes) > found and gaps.hidden[seat]:
-            unrecorded.unsure_revoke(r, before, gaps, seat)
-    return True
-
-
-def _close_grouped(r: Replay, trick: Trick, hands: list[int], gaps: unrecorded.Gaps,
-                   following: list[Play]) -> bool:
-    """The winner of a trick of four cards; with cards not recorded, the one seat every
-    candidate card gives (or the next line's ``^L`` leader among them).  False when it stays
-    unknown: the replay stops after this trick."""
-    if not trick.unknown:
-        close_trick(r, trick)
-        return True
-    won = unrecorded.possible_winners(trick, r.hands_at[-1], gaps, r.trump) or set()
-    unrecorded.settle(trick, hands, gaps)
-    marked = [p.seat for p in following if "L" in p.marks and p.seat in won]
-    if len(won) == 1 or marked:
-        trick.winner = marked[0] if marked else won.pop()
-        unrecorded.report(r, trick, gaps, stopped=False)
-        return True
-    unrecorded.report(r, trick, gaps, stopped=True)
-    r.stopped_at = trick.number
-    return False
-
-
-def _pbn_omission(r: Replay, plays: list[Play]) -> tuple[int, int] | None:
-    """A single ``-`` inside an otherwise full 13-trick record, by a seat that is one card
-    short, is a card omitted from that trick (Law 67B), not an unknown card.  A token the
-    reader could not read (``UNREADABLE``, PS116) is a card the record holds: unknown, never
-    omitted - a bad record is no penalty."""
-    unknown = [p for p in plays if p.card is None]
-    if len(unknown) != 1 or len(plays) != 52 or max(p.trick for p in plays) != 13:
-        return None
-    if UNREADABLE in unknown[0].marks:
-        return None
-    p = unknown[0]
-    return (p.trick, p.seat)
+        elif number != gaps.last:
+            r.add("RC013", f"trick {number} is incomplete but play goes on", group[0].line,
+                  trick=number)
+            r.stopped_at = number
+            return
 
 
 def replay_sequence(r: Replay, plays: list[Play]) -> None:
@@ -151,11 +77,11 @@ def replay_sequence(r: Replay, plays: list[Play]) -> None:
             trick = Trick(len(r.tricks) + 1, seat)
             r.hands_at.append(tuple(hands))
             r.tricks.append(trick)
-        elif any(s == seat for s, _, _ in trick.plays):
-            missing = [s for s in range(4) if trick.card_of(s) is None]
+        elif seat in (seats := {s for s, _, _ in trick.plays}):
             if _extra_fits_better(r, trick, plays, i):
                 _extra_card(r, trick, seat, p)
                 continue
+            missing = [s for s in range(4) if s not in seats]
             trick.omitted.extend(missing)
             close_trick(r, trick)
             for args in skipped:  # a seat skipped because it omitted is no wrong-hand play
@@ -226,53 +152,6 @@ def _wrong_hand(r: Replay, number: int, expected: int, seat: int, p: Play) -> No
 def _extra_card(r: Replay, trick: Trick, seat: int, p: Play) -> None:
     """Law 67B2: the extra card goes back to the offender's hand (it never left it here)."""
     r.defects.append(DefectFact(trick.number, seat, "extra", p.card, p.line, trick.suit_led, False))
-
-
-# --- one card, one trick -------------------------------------------------------------------
-
-def play_card(r: Replay, hands: list[int], trick: Trick, seat: int, p: Play,
-              judge: bool = True) -> bool:
-    """Play ``p`` for ``seat``; record a failure to follow suit (unless ``judge`` is False: the
-    lead is not recorded).  False when the replay must stop."""
-    bit = 1 << p.card
-    if not hands[seat] & bit:
-        holder = next((s for s in range(4) if hands[s] & bit), None)
-        if holder is None:
-            r.add("RC011", f"trick {trick.number}: {card_str(p.card)} is played twice", p.line,
-                  trick=trick.number, seat=seat, card=p.card)
-        else:
-            r.add("RC010", f"trick {trick.number}: {seat_name(seat)} plays {card_str(p.card)}, "
-                  f"which is in {seat_name(holder)}'s hand", p.line, trick=trick.number,
-                  seat=seat, card=p.card, role=role_of(seat, r.declarer))
-        r.stopped_at = trick.number
-        return False
-    if not judge:
-        pass
-    elif trick.plays:
-        led = trick.suit_led
-        held = hands[seat] & SUIT_MASKS[led]
-        if p.card // 13 != led and held:
-            r.revokes.append(RevokeFact(trick.number, seat, p.card, led, held, p.line, "R" in p.marks))
-        elif "R" in p.marks:
-            _unsupported_mark(r, trick, seat, p, led)
-    elif "R" in p.marks:
-        _unsupported_mark(r, trick, seat, p, None)
-    hands[seat] &= ~bit
-    trick.plays.append((seat, p.card, p.line))
-    return True
-
-
-def _unsupported_mark(r: Replay, trick: Trick, seat: int, p: Play, led: int | None) -> None:
-    why = ("it is the lead" if led is None else
-           "it follows suit" if p.card // 13 == led else
-           f"{seat_name(seat)} held no {SUITS[led]} card")
-    r.add("RC030", f"trick {trick.number}: {card_str(p.card)} is marked ^R but is no revoke: {why}",
-          p.line, trick=trick.number, seat=seat, card=p.card, role=role_of(seat, r.declarer))
-
-
-def close_trick(r: Replay, trick: Trick) -> None:
-    """Find the trick's winner among the cards played to it (Law 44)."""
-    trick.winner = trick.plays[winning_index([c for _, c, _ in trick.plays], r.trump)][0]
 
 
 def _check_opening_leader(r: Replay, leader: int | None, line: int) -> None:

@@ -1,4 +1,6 @@
-"""Cards a PBN play line does not give (``-``), and what can still be checked around them.
+"""Cards a PBN play line does not give (``-``), and what can still be checked around them: the
+one owner of what an unrecorded card allows.  ``tricks.replay_grouped`` hands it each PBN
+trick, once (``play_trick``); it plays the cards through ``play.play_card`` and finds the winner.
 
 A PBN play line names the seat of every card, so a card that is not recorded hides that one
 card only: the other players' cards to the same trick, and their holdings, are still exact, so
@@ -14,7 +16,8 @@ their failures to follow suit are still revokes.  What the missing card does hid
   later, or more cards of it than he has cards not recorded.
 
 A ``-`` after which the trick has no recorded card (in time order) and no later trick is no
-unknown card: the record simply stops there.
+unknown card: the record simply stops there.  A single ``-`` in an otherwise full 13-trick
+record, by a seat one card short, is a card omitted from that trick (Law 67B).
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from itertools import islice
 from ..core.cards import SUIT_MASKS, card_str, cards_in, count, seat_name, winning_index
 from ..core.record import UNREADABLE, Play
 from .model import Replay, Trick
+from .play import close_trick, play_card
 
 #: Combinations of candidate cards tried to find who won a trick; beyond it the winner is
 #: taken as unknown (a trick of four unknown cards early in the play).
@@ -36,6 +40,8 @@ class Gaps:
     gives (anywhere in the play), and how many of its cards were not recorded up to now."""
 
     given: list[int]  # per seat: mask of every card the record shows that seat playing
+    last: int  # the record's last trick: a ``-`` there with nothing after it hides no card
+    omission: tuple[int, int] | None  # (trick, seat): the one ``-`` that is an omitted card
     hidden: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     lines: dict[int, int] = field(default_factory=dict)  # seat -> line of its last hidden card
     unreadable: set[tuple[int, int]] = field(default_factory=set)  # (trick, seat): PS116 token
@@ -46,7 +52,7 @@ class Gaps:
         for p in plays:
             if p.card is not None and p.seat is not None:
                 given[p.seat] |= 1 << p.card
-        return cls(given)
+        return cls(given, max(p.trick for p in plays), _omission(plays))
 
     def holds(self, hand: int, seat: int, suit: int) -> bool | None:
         """Did ``seat`` hold ``suit`` (``hand``: his cards not yet shown played)?  True or
@@ -67,7 +73,89 @@ class Gaps:
         return list(cards_in(free))
 
 
-def stops_here(trick: Trick, by_seat: dict[int, Play], i: int, last: bool) -> bool:
+def play_trick(r: Replay, hands: list[int], trick: Trick, group: list[Play],
+               following: list[Play], gaps: Gaps) -> bool:
+    """Put one PBN trick (``group``: its cards as recorded, ``-`` among them) on the table and
+    find its winner; ``following``: the next trick's cards, whose ``^L`` may name the winner.
+    False when the replay must stop (a card its player does not hold, a winner that hangs on
+    an unrecorded card).  A trick left incomplete keeps no winner."""
+    if any(gaps.hidden):
+        r.unsure_hands.add(trick.number)
+    if not _play_cards(r, hands, trick, {p.seat: p for p in group}, gaps):
+        return False
+    complete = len(trick.plays) + len(trick.omitted) + len(trick.unknown) == 4
+    known = _close(r, trick, hands, gaps, following) if complete else True
+    if trick.unknown:
+        _report(r, trick, gaps, stopped=not known)
+    if not known:
+        r.stopped_at = trick.number
+    return known
+
+
+def _play_cards(r: Replay, hands: list[int], trick: Trick, by_seat: dict[int, Play],
+                gaps: Gaps) -> bool:
+    """Put the trick's cards on the table in time order; a ``-`` is an omitted card (Law 67B),
+    the end of the record, a card the rest of the play gives away, or a card hidden.  False
+    when the replay must stop (a card its player does not hold)."""
+    before = r.hands_at[-1]
+    for i in range(4):
+        seat = (trick.leader + i) % 4
+        p = by_seat.get(seat)
+        if p is None:
+            break  # the record stops inside this trick
+        if p.card is None:
+            if gaps.omission == (trick.number, seat) and i > 0:
+                trick.omitted.append(seat)
+                continue
+            if _stops_here(trick, by_seat, i, trick.number == gaps.last):
+                break
+            known = _deduce(r, trick, before[seat], seat, p, gaps)
+            if known is None:
+                _hide(trick, seat, p, gaps)
+                continue
+            p = known
+        judged = trick.leader not in trick.unknown  # no suit led to follow: no revoke
+        found = len(r.revokes)
+        if not play_card(r, hands, trick, seat, p, judge=judged):
+            return False
+        if not judged:
+            _lead_unknown(r, trick, p)
+        elif len(r.revokes) > found and gaps.hidden[seat]:
+            _unsure_revoke(r, before, gaps, seat)
+    return True
+
+
+def _close(r: Replay, trick: Trick, hands: list[int], gaps: Gaps, following: list[Play]) -> bool:
+    """The winner of a trick of four cards; with cards not recorded, the one seat every
+    candidate card gives (or the next line's ``^L`` leader among them).  False when it stays
+    unknown: the replay stops after this trick."""
+    if not trick.unknown:
+        close_trick(r, trick)
+        return True
+    won = _possible_winners(trick, r.hands_at[-1], gaps, r.trump) or set()
+    _settle(trick, hands, gaps)
+    marked = [p.seat for p in following if "L" in p.marks and p.seat in won]
+    if len(won) == 1 or marked:
+        trick.winner = marked[0] if marked else won.pop()
+        return True
+    return False
+
+
+def _omission(plays: list[Play]) -> tuple[int, int] | None:
+    """A single ``-`` inside an otherwise full 13-trick record, by a seat that is one card
+    short, is a card omitted from that trick (Law 67B), not an unknown card.  A token the
+    reader could not read (``UNREADABLE``, PS116) is a card the record holds: unknown, never
+    omitted - a bad record is no penalty."""
+    unknown = [p for p in plays if p.card is None]
+    if len(unknown) != 1 or len(plays) != 52 or max(p.trick for p in plays) != 13:
+        return None
+    if UNREADABLE in unknown[0].marks:
+        return None
+    p = unknown[0]
+    return (p.trick, p.seat)
+
+
+def _stops_here(trick: Trick, by_seat: dict[int, Play], i: int, last: bool) -> bool:
     """A ``-`` at position ``i`` of the last trick with no recorded card after it in time
     order: the record stops there (nothing was played), no card is hidden."""
     if not last:
@@ -76,7 +164,7 @@ def stops_here(trick: Trick, by_seat: dict[int, Play], i: int, last: bool) -> bo
     return all(by_seat.get(s) is None or by_seat[s].card is None for s in later)
 
 
-def possible_winners(trick: Trick, hands: tuple[int, ...], gaps: Gaps,
+def _possible_winners(trick: Trick, hands: tuple[int, ...], gaps: Gaps,
                      trump: int | None) -> set[int] | None:
     """The seats that may have won ``trick`` (four cards, some unrecorded), trying every
     candidate for each unrecorded card; None when there are too many lines to try."""
@@ -106,7 +194,7 @@ def _lines(order: list[int], known: dict[int, int], hands: tuple[int, ...], gaps
         cards.pop()
 
 
-def hide(trick: Trick, seat: int, p: Play, gaps: Gaps) -> None:
+def _hide(trick: Trick, seat: int, p: Play, gaps: Gaps) -> None:
     """Note ``seat``'s card to ``trick`` as not recorded."""
     trick.unknown.append(seat)
     gaps.lines[seat] = p.line
@@ -114,7 +202,7 @@ def hide(trick: Trick, seat: int, p: Play, gaps: Gaps) -> None:
         gaps.unreadable.add((trick.number, seat))
 
 
-def deduce(r: Replay, trick: Trick, hand: int, seat: int, p: Play, gaps: Gaps) -> Play | None:
+def _deduce(r: Replay, trick: Trick, hand: int, seat: int, p: Play, gaps: Gaps) -> Play | None:
     """The unrecorded card when the rest of the play gives it away: the only card of
     ``seat``'s (``hand``: before this trick) that the record does not show him playing, every
     other one appearing later.  Then it is played as if recorded (RC013 still says it was not)."""
@@ -130,7 +218,7 @@ def deduce(r: Replay, trick: Trick, hand: int, seat: int, p: Play, gaps: Gaps) -
     return p._replace(card=card)
 
 
-def settle(trick: Trick, hands: list[int], gaps: Gaps) -> None:
+def _settle(trick: Trick, hands: list[int], gaps: Gaps) -> None:
     """Once the trick is over, its unrecorded cards are gone from their players' hands.  A
     player's hand is uncertain by as many cards as he has unrecorded ones, until the cards the
     record does not show him playing are exactly that many: then those were they."""
@@ -143,7 +231,7 @@ def settle(trick: Trick, hands: list[int], gaps: Gaps) -> None:
             gaps.hidden[seat] = 0
 
 
-def report(r: Replay, trick: Trick, gaps: Gaps, stopped: bool) -> None:
+def _report(r: Replay, trick: Trick, gaps: Gaps, stopped: bool) -> None:
     """One RC013 per unrecorded card of ``trick``, saying what it leaves unchecked."""
     lead_unknown = trick.leader in trick.unknown
     for k, seat in enumerate(trick.unknown):
@@ -162,7 +250,7 @@ def report(r: Replay, trick: Trick, gaps: Gaps, stopped: bool) -> None:
         r.add("RC013", what, gaps.lines[seat], trick=trick.number, seat=seat)
 
 
-def unsure_revoke(r: Replay, hands: tuple[int, ...], gaps: Gaps, seat: int) -> None:
+def _unsure_revoke(r: Replay, hands: tuple[int, ...], gaps: Gaps, seat: int) -> None:
     """The revoke just found for ``seat``, who has cards not recorded: keep it only when he
     certainly held the suit led; otherwise drop it and say why it cannot be judged."""
     fact = r.revokes[-1]
@@ -177,7 +265,7 @@ def unsure_revoke(r: Replay, hands: tuple[int, ...], gaps: Gaps, seat: int) -> N
         "still held the suit led depends on his earlier card that is not recorded")
 
 
-def lead_unknown(r: Replay, trick: Trick, p: Play) -> None:
+def _lead_unknown(r: Replay, trick: Trick, p: Play) -> None:
     """A card played to a trick whose lead is not recorded cannot be judged (a ^R mark on it
     is answered with this reason)."""
     r.unchecked[p.card] = (f"the lead to trick {trick.number} is not recorded, so the suit "

@@ -1,0 +1,55 @@
+"""One card on the table, one trick won: the steps every shape of record takes (``tricks``,
+``unrecorded``).
+
+``play_card`` puts a card on the table from its player's hand (a bitmask), records a failure to
+follow suit while holding the suit led (Law 61A / 44C) and stops the replay at a card its player
+does not hold (RC010/RC011); ``close_trick`` finds the winner (Law 44).  Its layer: replay; it
+imports core and ``model``."""
+from __future__ import annotations
+
+from ..core.cards import SUIT_MASKS, SUITS, card_str, seat_name, winning_index
+from ..core.findings import role_of
+from ..core.record import Play
+from .model import Replay, RevokeFact, Trick
+
+
+def play_card(r: Replay, hands: list[int], trick: Trick, seat: int, p: Play,
+              judge: bool = True) -> bool:
+    """Play ``p`` for ``seat``; record a failure to follow suit (unless ``judge`` is False: the
+    lead is not recorded).  False when the replay must stop."""
+    bit = 1 << p.card
+    if not hands[seat] & bit:
+        holder = next((s for s in range(4) if hands[s] & bit), None)
+        if holder is None:
+            r.add("RC011", f"trick {trick.number}: {card_str(p.card)} is played twice", p.line,
+                  trick=trick.number, seat=seat, card=p.card)
+        else:
+            r.add("RC010", f"trick {trick.number}: {seat_name(seat)} plays {card_str(p.card)}, "
+                  f"which is in {seat_name(holder)}'s hand", p.line, trick=trick.number,
+                  seat=seat, card=p.card, role=role_of(seat, r.declarer))
+        r.stopped_at = trick.number
+        return False
+    if judge:
+        led = trick.suit_led if trick.plays else None
+        held = hands[seat] & SUIT_MASKS[led] if led is not None else 0
+        if held and p.card // 13 != led:
+            r.revokes.append(RevokeFact(trick.number, seat, p.card, led, held, p.line, "R" in p.marks))
+        elif "R" in p.marks:  # on the lead, a card that follows, or with no card of the suit led
+            _unsupported_mark(r, trick, seat, p, led)
+    hands[seat] &= ~bit
+    trick.plays.append((seat, p.card, p.line))
+    return True
+
+
+def _unsupported_mark(r: Replay, trick: Trick, seat: int, p: Play, led: int | None) -> None:
+    why = ("it is the lead" if led is None else
+           "it follows suit" if p.card // 13 == led else
+           f"{seat_name(seat)} held no {SUITS[led]} card")
+    r.add("RC030", f"trick {trick.number}: {card_str(p.card)} is marked ^R but is no revoke: {why}",
+          p.line, trick=trick.number, seat=seat, card=p.card, role=role_of(seat, r.declarer))
+
+
+def close_trick(r: Replay, trick: Trick) -> None:
+    """Find the trick's winner among the cards played to it (Law 44)."""
+    trick.winner = trick.plays[winning_index([c for _, c, _ in trick.plays], r.trump)][0]
+
