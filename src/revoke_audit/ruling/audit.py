@@ -105,7 +105,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
         audit.ruling_64c = NOT_ASSESSED  # until the figures say otherwise
         audit.words_64c = "64C: not assessed (no double-dummy figures: --no-equity)"
     if options.equity and rp.revokes:
-        from .equity import assess  # the solver is loaded only when asked for
+        from .law64c import assess  # the solver is loaded only when asked for
 
         try:
             figures = assess(rp, audit.findings, ruling.tricks_played, ruling.tricks_adjusted,
