@@ -66,3 +66,47 @@ def test_dummy_revokes_are_confirmed_like_slips():
     assert f"a revoke by dummy, whose cards are on view: at championship level usually the " \
         f"operator's slip - {CONFIRM}" in words
     assert board_row(a)["confirm_card"] == "trick 1 North C3 (dummy)"
+
+
+# D2 with South's HT9 and West's D76 exchanged: South holds a singleton HJ, West H T98765.
+#     N AK2.432.AKQJ.543   E QJT9.AKQ.432.876   S 876.J.T9876.AKQJ   W 543.T98765.5.T92
+D2_SOUTH_HJ = "N:AK2.432.AKQJ.543 QJT9.AKQ.432.876 876.J.T9876.AKQJ 543.T98765.5.T92"
+# 3NT by South.  1: W H8, N H2, E HA, S D6 (South keeps HJ) -> E.  2: E HK, S D7 (keeps HJ
+# again), W H5, N H3 -> E.  3: E SQ, S S6, W S3, N SK -> N.  4: N DA, E D2, S D8, W D5 -> N.
+# Then the record stops; its Result gives declarer 10 (N-S won 2 of 4; SA, DKQJ and CAKQJ
+# make 8 of the 9 left).  South never plays the HJ.
+SOUTH_KEEPS_HJ = ["W:H8 N:H2 E:HA S:D6", "E:HK S:D7 W:H5 N:H3", "E:SQ S:S6 W:S3 N:SK",
+                  "N:DA E:D2 S:D8 W:D5"]
+
+
+def test_two_revokes_keeping_the_same_card_ask_for_the_deal_to_be_confirmed():
+    """South fails twice to follow hearts (D6 on trick 1, D7 on trick 2) while keeping the HJ,
+    which he never plays: far likelier the deal misplaces his HJ than two revokes.  The ruling
+    as recorded stands (after the round: 64B5 for the first, 64B2 for the second, 10 tricks;
+    had the table known, 64A2 moves one trick, as East won trick 1 and N-S won tricks 3-4: 9),
+    and every place the Director reads says what to confirm: the paragraph of each revoke, the
+    confirm_card column (so the page and the summary line)."""
+    a = audit_board(board(D2_SOUTH_HJ, "3NT", "S", SOUTH_KEEPS_HJ, result=10),
+                    AuditOptions(equity=False))
+    assert [(f.code, f.trick) for f in a.findings if f.code.startswith("RV")] == \
+        [("RV002", 1), ("RV002", 2)]
+    assert (a.ruling.tricks_adjusted, a.ruling.tricks_automatic) == (10, 9)
+    for words in _words(a):
+        assert ("likely a deal error, not 2 revokes: he failed to follow a heart lead on tricks "
+                "1 and 2 while keeping HJ, which the record never shows him playing: the deal "
+                f"probably misplaces his HJ - {CONFIRM}") in words
+    row = board_row(a)
+    assert row["confirm_card"] == ("trick 1 South D6 (kept HJ: deal error?); "
+                                   "trick 2 South D7 (kept HJ: deal error?)")
+    assert f"{CONFIRM}: trick 1 South D6 (kept HJ: deal error?)" in director_line(row)
+
+
+def test_one_revoke_keeping_a_card_is_no_deal_error():
+    """The same deal, South following with the HJ on trick 2 (E HK, S HJ, W H5, N H3 -> E):
+    only trick 1's D6 is a revoke, and one failure to follow is no sign of a misplaced card
+    (the D6 has no heart twin: the H6 is West's)."""
+    play = ["W:H8 N:H2 E:HA S:D6", "E:HK S:HJ W:H5 N:H3", "E:SQ S:S6 W:S3 N:SK",
+            "N:DA E:D2 S:D8 W:D5"]
+    a = audit_board(board(D2_SOUTH_HJ, "3NT", "S", play, result=10), AuditOptions(equity=False))
+    assert [f.trick for f in a.findings if f.code.startswith("RV")] == [1]
+    assert board_row(a)["confirm_card"] is None

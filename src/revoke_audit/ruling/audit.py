@@ -138,17 +138,22 @@ class OtherReading(NamedTuple):
     twin: int | None
     tricks_adjusted: int | None = None
     later: int | None = None
+    kept: int = 0  # a deal error's likely card: kept through two revokes in its suit
+    tricks: tuple[int, ...] = ()  # with ``kept``: the tricks of those revokes
+    unplayed: bool = False  # with ``kept``: the record never shows him playing those cards
 
 
 def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
                   ) -> dict[tuple[int, int], OtherReading]:
     """The revokes of ``rp`` whose card a Director confirms with the record's source before
-    signing (a card of the rank of one he held in the suit led; any revoke by dummy), with the
-    ruling on the other reading - the two cards exchanged in the record - when there is one."""
-    out: dict[tuple[int, int], OtherReading] = {}
+    signing (a player failing twice to follow a suit while keeping a card of it, a likely
+    deal error; a card of the rank of one he held in the suit led; any revoke by dummy), with
+    the ruling on the other reading - the two cards exchanged in the record - when there is
+    one."""
+    out: dict[tuple[int, int], OtherReading] = dict(_kept_through(rp))
     dummy = (rp.declarer + 2) % 4 if rp.declarer is not None else None
     for fact in rp.revokes:
-        if fact.duty:
+        if fact.duty or (fact.trick, fact.seat) in out:
             continue
         twin = fact.suit_led * 13 + fact.card % 13
         if fact.held >> twin & 1:
@@ -156,6 +161,30 @@ def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
         elif fact.seat == dummy:
             out[(fact.trick, fact.seat)] = OtherReading(None)
     return out
+
+
+def _kept_through(rp: Replay) -> Iterator[tuple[tuple[int, int], OtherReading]]:
+    """Law 61A is broken by a card played, not by a card the deal wrongly gives him: a player
+    (not dummy, who has his own reading) who fails twice to follow one suit while keeping the
+    same card of it is far likelier a deal misrecorded than a double revoke.  The likely card:
+    the kept ones the record never shows him playing, else every kept one."""
+    dummy = (rp.declarer + 2) % 4 if rp.declarer is not None else None
+    groups: dict[tuple[int, int], list] = {}
+    for fact in rp.revokes:
+        if not fact.duty and fact.seat != dummy:
+            groups.setdefault((fact.seat, fact.suit_led), []).append(fact)
+    for (seat, _suit), facts in groups.items():
+        kept = ~0
+        for fact in facts:
+            kept &= fact.held
+        if len(facts) < 2 or not kept:
+            continue
+        played = sum(1 << c for t in rp.tricks for s, c, _ in t.plays if s == seat)
+        unplayed = bool(kept & ~played)
+        kept, tricks = kept & ~played or kept, tuple(f.trick for f in facts)
+        for fact in facts:
+            yield (fact.trick, seat), OtherReading(None, kept=kept, tricks=tricks,
+                                                   unplayed=unplayed)
 
 
 def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherReading:

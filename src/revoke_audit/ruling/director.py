@@ -7,7 +7,7 @@ findings.csv's ``ruling`` column, and ``explain``'s "Director's ruling"."""
 from __future__ import annotations
 
 from .audit import BoardAudit
-from ..core.cards import card_str, seat_name
+from ..core.cards import card_str, holding_str, seat_name
 from ..core.findings import Finding
 from ..laws import Scoring
 from ..laws.common import ADJUSTED_64C, NO_64C
@@ -128,6 +128,8 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     reading = a.confirm.get((f.trick, f.seat))
     if reading is None:
         return ""
+    if reading.kept:
+        return _deal_error_words(f, reading)
     if reading.twin is None:
         return ("a revoke by dummy, whose cards are on view: at championship level usually the "
                 f"operator's slip - {CONFIRM}")
@@ -147,14 +149,30 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
             f"tricks, not {_n(a.ruling.tricks_adjusted)}")
 
 
+def _deal_error_words(f: Finding, reading) -> str:
+    """A player failing twice to follow a suit while keeping a card of it: a likely deal error,
+    naming the card the deal probably misplaces."""
+    kept, suit = holding_str(reading.kept), ("spade", "heart", "diamond", "club")[f.suit_led]
+    on = ", ".join(str(t) for t in reading.tricks[:-1]) + f" and {reading.tricks[-1]}"
+    head = (f"likely a deal error, not {len(reading.tricks)} revokes: he failed to follow a "
+            f"{suit} lead on tricks {on} while keeping {kept}")
+    if reading.unplayed:
+        return (f"{head}, which the record never shows him playing: the deal probably "
+                f"misplaces his {kept} - {CONFIRM}")
+    return f"{head} each time: a card of his in the deal is probably misplaced - {CONFIRM}"
+
+
 def confirm_cells(a: BoardAudit) -> str | None:
     """boards.csv ``confirm_card``: the revoke cards to confirm with the record's source before
-    signing, as "trick 5 West DQ (SQ?)" (dummy's: "trick 3 North C3 (dummy)"), joined by "; "."""
+    signing, as "trick 5 West DQ (SQ?)" (dummy's: "trick 3 North C3 (dummy)"; a likely deal
+    error: "trick 1 South D2 (kept HJ: deal error?)"), joined by "; "."""
     out = []
     for (trick, seat), reading in sorted(a.confirm.items()):
         card = next((f.card for f in a.replay.revokes if (f.trick, f.seat) == (trick, seat)),
                     None)
-        what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
+        what = ("dummy" if reading.twin is None else f"{card_str(reading.twin)}?")
+        if reading.kept:
+            what = f"kept {holding_str(reading.kept)}: deal error?"
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
     return "; ".join(out) or None
 
