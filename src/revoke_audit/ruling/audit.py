@@ -19,7 +19,7 @@ from ..laws.common import NO_64C, NOT_ASSESSED
 from ..laws.dates import edition_for
 from .options import AuditOptions
 from ..core.record import BoardRecord
-from ..replay import Replay, replay
+from ..replay import Replay, RevokeFact, replay
 from ..replay.coherence import NeighbourDeals, with_neighbours
 from ..laws.table_facts import BoardFacts
 
@@ -141,6 +141,11 @@ class OtherReading(NamedTuple):
     kept: int = 0  # a deal error's likely card: kept through two revokes in its suit
     tricks: tuple[int, ...] = ()  # with ``kept``: the tricks of those revokes
     unplayed: bool = False  # with ``kept``: the record never shows him playing those cards
+    # when the other reading gives the revoke trick another winner (who then leads the next):
+    winner: int | None = None  # its winner that way
+    winner_recorded: int | None = None  # its winner as recorded
+    misfit: RevokeFact | None = None  # a card of the next trick that fails to follow that way
+    misfit_recorded: RevokeFact | None = None  # one that fails to follow only as recorded
 
 
 def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
@@ -198,7 +203,31 @@ def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherRe
     again = decide(other, edition, discovered)
     later = min((f.trick for f in other.revokes if f.seat == fact.seat and f.trick > fact.trick),
                 default=None)
-    return OtherReading(twin, again.tricks_adjusted, later)
+    reading = OtherReading(twin, again.tricks_adjusted, later)
+    return _against_next_lead(rp, other, fact, reading)
+
+
+def _against_next_lead(rp: Replay, other: Replay, fact, reading: OtherReading) -> OtherReading:
+    """Law 44G: the winner of a trick leads the next.  When the other reading gives the revoke
+    trick another winner, the record's next trick tells the readings apart: a card of it that
+    fails to follow under one lead and not under the other shows which lead the record holds,
+    so which card was played."""
+    t = fact.trick
+    if len(rp.tricks) < t + 1 or len(other.tricks) < t:
+        return reading
+    won, won_other = rp.tricks[t - 1].winner, other.tricks[t - 1].winner
+    if won is None or won_other is None or won == won_other:
+        return reading
+
+    def key(f):
+        return (f.trick, f.seat, f.card)
+    as_recorded, read_other = {key(f) for f in rp.revokes}, {key(f) for f in other.revokes}
+    misfit = next((f for f in other.revokes if f.trick == t + 1
+                   and key(f) not in as_recorded), None)
+    misfit_recorded = next((f for f in rp.revokes if f.trick == t + 1
+                            and key(f) not in read_other), None)
+    return reading._replace(winner=won_other, winner_recorded=won, misfit=misfit,
+                            misfit_recorded=misfit_recorded)
 
 
 def _apply_log(rp: Replay, code, board_facts: BoardFacts | None) -> list[Finding]:

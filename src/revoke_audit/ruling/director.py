@@ -138,15 +138,41 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     if reading.tricks_adjusted is None:
         return (f"{head}; read as {twin}, the rest of the record no longer fits the deal (the "
                 "card as recorded is the likelier)")
+    if reading.winner is not None:
+        t, other, recorded = f.trick, seat_name(reading.winner), seat_name(reading.winner_recorded)
+        head += f"; read as {twin}, {other} would have won trick {t} and led trick {t + 1}"
+        if reading.misfit is not None and reading.misfit_recorded is None:
+            return (f"{head}, where {_fails(reading.misfit)}; the record's trick {t + 1} fits "
+                    f"{recorded}'s lead, as the {card_str(f.card)} makes {recorded} the winner "
+                    "of the trick: the card as recorded is the likelier")
+        if reading.misfit_recorded is not None and reading.misfit is None:
+            return (f"{head}, and the record's trick {t + 1} fits that lead: as recorded, "
+                    f"{recorded} wins trick {t}, leads, and {_fails(reading.misfit_recorded, 'fails')}, "
+                    f"which {other}'s lead explains: the reading {twin} is the likelier: read "
+                    f"that way, {_other_ruling(a, f, reading)}")
+        head += f"; the record's trick {t + 1} fits either lead"
+        return f"{head}; {_other_ruling(a, f, reading)}"
+    return f"{head}; read as {twin}, {_other_ruling(a, f, reading)}"
+
+
+def _fails(fact, verb: str = "would fail") -> str:
+    """"West's D5 would fail to follow a heart lead, holding HT"."""
+    suit = ("spade", "heart", "diamond", "club")[fact.suit_led]
+    return (f"{seat_name(fact.seat)}'s {card_str(fact.card)} {verb} to follow a {suit} "
+            f"lead, holding {holding_str(fact.held)}")
+
+
+def _other_ruling(a: BoardAudit, f: Finding, reading) -> str:
+    """The ruling on the other reading of a possible slip, against the ruling as recorded."""
     if reading.later is None:  # no revoke at all that way: no ruling, nor any 64C
-        return (f"{head}; read as {twin}, there is no revoke: no ruling, declarer keeps "
-                f"{reading.tricks_adjusted} tricks")
+        return (f"there is no revoke: no ruling, declarer keeps {reading.tricks_adjusted} "
+                "tricks")
     later = f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
     if reading.tricks_adjusted == a.ruling.tricks_adjusted:
-        return (f"{head}; read as {twin}, {later}the ruling is the same either way "
-                f"({reading.tricks_adjusted} tricks for declarer)")
-    return (f"{head}; read as {twin}, {later}declarer would have {reading.tricks_adjusted} "
-            f"tricks, not {_n(a.ruling.tricks_adjusted)}")
+        return (f"{later}the ruling is the same either way ({reading.tricks_adjusted} tricks "
+                "for declarer)")
+    return (f"{later}declarer would have {reading.tricks_adjusted} tricks, not "
+            f"{_n(a.ruling.tricks_adjusted)}")
 
 
 def _deal_error_words(f: Finding, reading) -> str:
