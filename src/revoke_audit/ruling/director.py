@@ -70,9 +70,22 @@ def _established(a: BoardAudit, f: Finding) -> str:
         if side:
             who = "he" if side[0] == f.seat else "his partner"
             return f"established when {who} played to trick {t + 1} (63A1)"
+    later = _recorded_after(a, f)
+    if later is not None:
+        who = "he" if later == f.seat else "his partner"
+        return (f"established when {who} played to trick {t + 1} (63A1: the record goes on "
+                "past the trick where the replay had to stop)")
     if rp.claim is not None or rp.play_status == CLAIMED:
         return "established by the claim that ends the record (63A3)"
     return "established (63A)"
+
+
+def _recorded_after(a: BoardAudit, f: Finding) -> int | None:
+    """The offender or his partner, when the record gives a card of his on the trick after the
+    revoke though the replay stopped before it (a PBN line names each card's trick and seat)."""
+    side = [p.seat for p in a.record.play if p.trick == (f.trick or 0) + 1
+            and p.card is not None and p.seat is not None and p.seat % 2 == f.seat % 2]
+    return (f.seat if f.seat in side else side[0]) if side else None
 
 
 def _tricks(a: BoardAudit) -> str:
@@ -81,7 +94,10 @@ def _tricks(a: BoardAudit) -> str:
         return "tricks not known from the record"
     known = ("" if r.tricks_automatic == r.tricks_adjusted else
              f" ({_n(r.tricks_automatic)} had the table known in time)")
-    return (f"tricks for declarer: {_n(r.tricks_played)} played, {_n(r.tricks_adjusted)} "
+    rp = a.replay
+    how = ("by the Result" if rp.stopped_at is not None and rp.play_status == CLAIMED
+           and a.record.claim is None else "played")
+    return (f"tricks for declarer: {_n(r.tricks_played)} {how}, {_n(r.tricks_adjusted)} "
             f"adjusted{known}")
 
 
