@@ -132,6 +132,8 @@ def _law_64c(a: BoardAudit, f: Finding) -> str:
     return f"{words}, the Director assigns {result}{by}{score}"
 
 
+_SUIT_WORDS = ("spade", "heart", "diamond", "club")
+
 #: What the Director does about a card that may be the record's slip.
 CONFIRM = "confirm the card with the record's source before signing"
 
@@ -155,25 +157,31 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
         return (f"{head}; read as {twin}, the rest of the record no longer fits the deal (the "
                 "card as recorded is the likelier)")
     if reading.winner is not None:
-        t, other, recorded = f.trick, seat_name(reading.winner), seat_name(reading.winner_recorded)
-        head += f"; read as {twin}, {other} would have won trick {t} and led trick {t + 1}"
-        if reading.misfit is not None and reading.misfit_recorded is None:
-            return (f"{head}, where {_fails(reading.misfit)}; the record's trick {t + 1} fits "
-                    f"{recorded}'s lead, as the {card_str(f.card)} makes {recorded} the winner "
-                    "of the trick: the card as recorded is the likelier")
-        if reading.misfit_recorded is not None and reading.misfit is None:
-            return (f"{head}, and the record's trick {t + 1} fits that lead: as recorded, "
-                    f"{recorded} wins trick {t}, leads, and {_fails(reading.misfit_recorded, 'fails')}, "
-                    f"which {other}'s lead explains: the reading {twin} is the likelier: read "
-                    f"that way, {_other_ruling(a, f, reading)}")
-        head += f"; the record's trick {t + 1} fits either lead"
-        return f"{head}; {_other_ruling(a, f, reading)}"
+        return f"{head}; read as {twin}, {_next_lead_words(a, f, reading)}"
     return f"{head}; read as {twin}, {_other_ruling(a, f, reading)}"
+
+
+def _next_lead_words(a: BoardAudit, f: Finding, reading) -> str:
+    """The other reading gives the revoke trick another winner, who would lead the next trick
+    (Law 44G): which reading the record's next trick fits, and the ruling that way."""
+    t, other, recorded = f.trick, seat_name(reading.winner), seat_name(reading.winner_recorded)
+    head = f"{other} would have won trick {t} and led trick {t + 1}"
+    if reading.misfit is not None and reading.misfit_recorded is None:
+        return (f"{head}, where {_fails(reading.misfit)}; the record's trick {t + 1} fits "
+                f"{recorded}'s lead, as the {card_str(f.card)} makes {recorded} the winner of "
+                "the trick: the card as recorded is the likelier")
+    if reading.misfit_recorded is not None and reading.misfit is None:
+        fails = _fails(reading.misfit_recorded, "fails")
+        return (f"{head}, and the record's trick {t + 1} fits that lead: as recorded, "
+                f"{recorded} wins trick {t}, leads, and {fails}, which {other}'s lead explains: "
+                f"the reading {card_str(reading.twin)} is the likelier: read that way, "
+                f"{_other_ruling(a, f, reading)}")
+    return f"{head}; the record's trick {t + 1} fits either lead; {_other_ruling(a, f, reading)}"
 
 
 def _fails(fact, verb: str = "would fail") -> str:
     """"West's D5 would fail to follow a heart lead, holding HT"."""
-    suit = ("spade", "heart", "diamond", "club")[fact.suit_led]
+    suit = _SUIT_WORDS[fact.suit_led]
     return (f"{seat_name(fact.seat)}'s {card_str(fact.card)} {verb} to follow a {suit} "
             f"lead, holding {holding_str(fact.held)}")
 
@@ -194,7 +202,7 @@ def _other_ruling(a: BoardAudit, f: Finding, reading) -> str:
 def _deal_error_words(f: Finding, reading) -> str:
     """A player failing twice to follow a suit while keeping a card of it: a likely deal error,
     naming the card the deal probably misplaces."""
-    kept, suit = holding_str(reading.kept), ("spade", "heart", "diamond", "club")[f.suit_led]
+    kept, suit = holding_str(reading.kept), _SUIT_WORDS[f.suit_led]
     on = ", ".join(str(t) for t in reading.tricks[:-1]) + f" and {reading.tricks[-1]}"
     head = (f"likely a deal error, not {len(reading.tricks)} revokes: he failed to follow a "
             f"{suit} lead on tricks {on} while keeping {kept}")
@@ -212,7 +220,7 @@ def confirm_cells(a: BoardAudit) -> str | None:
     for (trick, seat), reading in sorted(a.confirm.items()):
         card = next((f.card for f in a.replay.revokes if (f.trick, f.seat) == (trick, seat)),
                     None)
-        what = ("dummy" if reading.twin is None else f"{card_str(reading.twin)}?")
+        what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
         if reading.kept:
             what = f"kept {holding_str(reading.kept)}: deal error?"
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
