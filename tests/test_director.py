@@ -38,12 +38,14 @@ def test_a_slip_whose_other_reading_rules_the_same():
 def test_a_slip_whose_other_reading_rules_otherwise():
     """WEST_RUFFS_2 (D1, 4H by South): West's H6 on trick 2's spade lead, holding S7 S6, wins
     the trick; the record has his S6 on trick 11 (South's HJ lead).  Read the other way, West
-    follows with S6 to trick 2 (South's SA wins it) and with H6 to trick 11: no revoke, and
+    follows with S6 to trick 2 (South's SA wins it, so South leads trick 3: D5, then W D2, N DK,
+    E D7 - diamonds all, as under West's lead) and with H6 to trick 11: no revoke, and
     declarer wins all 13 - not the 12 of the ruling as recorded (found after the round); nor
     is there a revoke for Law 64C to weigh."""
     a = _audit(D1, "4H", WEST_RUFFS_2)
     (words,) = _words(a)
-    assert "read as S6, there is no revoke: no ruling, declarer keeps 13 tricks" in words
+    assert ("read as S6, South would have won trick 2 and led trick 3; the record's trick 3 "
+            "fits either lead; there is no revoke: no ruling, declarer keeps 13 tricks") in words
     assert board_row(a)["confirm_card"] == "trick 2 West H6 (S6?)"
 
 
@@ -66,3 +68,88 @@ def test_dummy_revokes_are_confirmed_like_slips():
     assert f"a revoke by dummy, whose cards are on view: at championship level usually the " \
         f"operator's slip - {CONFIRM}" in words
     assert board_row(a)["confirm_card"] == "trick 1 North C3 (dummy)"
+
+
+# D2 with South's HT9 and West's D76 exchanged: South holds a singleton HJ, West H T98765.
+#     N AK2.432.AKQJ.543   E QJT9.AKQ.432.876   S 876.J.T9876.AKQJ   W 543.T98765.5.T92
+D2_SOUTH_HJ = "N:AK2.432.AKQJ.543 QJT9.AKQ.432.876 876.J.T9876.AKQJ 543.T98765.5.T92"
+# 3NT by South.  1: W H8, N H2, E HA, S D6 (South keeps HJ) -> E.  2: E HK, S D7 (keeps HJ
+# again), W H5, N H3 -> E.  3: E SQ, S S6, W S3, N SK -> N.  4: N DA, E D2, S D8, W D5 -> N.
+# Then the record stops; its Result gives declarer 10 (N-S won 2 of 4; SA, DKQJ and CAKQJ
+# make 8 of the 9 left).  South never plays the HJ.
+SOUTH_KEEPS_HJ = ["W:H8 N:H2 E:HA S:D6", "E:HK S:D7 W:H5 N:H3", "E:SQ S:S6 W:S3 N:SK",
+                  "N:DA E:D2 S:D8 W:D5"]
+
+
+def test_two_revokes_keeping_the_same_card_ask_for_the_deal_to_be_confirmed():
+    """South fails twice to follow hearts (D6 on trick 1, D7 on trick 2) while keeping the HJ,
+    which he never plays: far likelier the deal misplaces his HJ than two revokes.  The ruling
+    as recorded stands (after the round: 64B5 for the first, 64B2 for the second, 10 tricks;
+    had the table known, 64A2 moves one trick, as East won trick 1 and N-S won tricks 3-4: 9),
+    and every place the Director reads says what to confirm: the paragraph of each revoke, the
+    confirm_card column (so the page and the summary line)."""
+    a = audit_board(board(D2_SOUTH_HJ, "3NT", "S", SOUTH_KEEPS_HJ, result=10),
+                    AuditOptions(equity=False))
+    assert [(f.code, f.trick) for f in a.findings if f.code.startswith("RV")] == \
+        [("RV002", 1), ("RV002", 2)]
+    assert (a.ruling.tricks_adjusted, a.ruling.tricks_automatic) == (10, 9)
+    for words in _words(a):
+        assert ("likely a deal error, not 2 revokes: he failed to follow a heart lead on tricks "
+                "1 and 2 while keeping HJ, which the record never shows him playing: the deal "
+                f"probably misplaces his HJ - {CONFIRM}") in words
+    row = board_row(a)
+    assert row["confirm_card"] == ("trick 1 South D6 (kept HJ: deal error?); "
+                                   "trick 2 South D7 (kept HJ: deal error?)")
+    assert f"{CONFIRM}: trick 1 South D6 (kept HJ: deal error?)" in director_line(row)
+
+
+def test_one_revoke_keeping_a_card_is_no_deal_error():
+    """The same deal, South following with the HJ on trick 2 (E HK, S HJ, W H5, N H3 -> E):
+    only trick 1's D6 is a revoke, and one failure to follow is no sign of a misplaced card
+    (the D6 has no heart twin: the H6 is West's)."""
+    play = ["W:H8 N:H2 E:HA S:D6", "E:HK S:HJ W:H5 N:H3", "E:SQ S:S6 W:S3 N:SK",
+            "N:DA E:D2 S:D8 W:D5"]
+    a = audit_board(board(D2_SOUTH_HJ, "3NT", "S", play, result=10), AuditOptions(equity=False))
+    assert [f.trick for f in a.findings if f.code.startswith("RV")] == [1]
+    assert board_row(a)["confirm_card"] is None
+
+
+# A deal built for the next trick's lead (Law 44G), hearts trumps, 4H by South, West leads.
+#     N KQJ2.T982.98764.   E .AKQJ5.T5.765432   S T9876543.763.32.   W A.4.AKQJ.AKQJT98
+# North and South hold no club; East no spade.
+LEAD_DEAL = "N:KQJ2.T982.98764. .AKQJ5.T5.765432 T9876543.763.32. A.4.AKQJ.AKQJT98"
+
+
+def test_a_slip_read_the_other_way_must_fit_the_next_lead():
+    """Trick 1: W H4, N H2, E D5 (holding H AKQJ5), S H3 - West's H4, the only trump, wins.
+    Trick 2: W SA, N S2, E C3 (no spade), S S4 -> W.  Trick 3: W CA, N D4, E C2, S D2 -> W.
+    Read as H5 (his H5 for the D5), East's H5 beats the H4: East wins trick 1 and leads trick 2
+    with the C3, and West's SA would then fail to follow clubs holding seven of them; as
+    recorded, West's lead of the SA is followed by all.  So the D5 is the likelier card - not
+    "there is no revoke" (that way West revokes on trick 2)."""
+    play = ["W:H4 N:H2 E:D5 S:H3", "W:SA N:S2 E:C3 S:S4", "W:CA N:D4 E:C2 S:D2"]
+    a = audit_board(board(LEAD_DEAL, "4H", "S", play, result=4), AuditOptions(equity=False))
+    (words,) = _words(a)
+    assert ("read as H5, East would have won trick 1 and led trick 2, where West's SA would "
+            "fail to follow a club lead, holding") in words
+    assert ("the record's trick 2 fits West's lead, as the D5 makes West the winner of the "
+            "trick: the card as recorded is the likelier") in words
+    assert "there is no revoke" not in words
+    assert board_row(a)["confirm_card"] == "trick 1 East D5 (H5?)"
+
+
+def test_a_slip_whose_other_reading_the_next_lead_confirms():
+    """The same trick 1; then the record has E HA, S H6, W CA, N H8 and E C3, S S4, W C8, N S2.
+    As recorded West won trick 1 and leads the CA: North ruffs with the H8 and East's HA - a
+    trump, holding six clubs - fails to follow: a second revoke of East's.  Read as H5, East
+    wins trick 1 and leads the HA: South and North follow, West (no heart left) discards the CA,
+    East wins; East leads trick 3 either way (C3, S4, C8, S2 -> W).  The next lead confirms
+    the H5, and that way there is no revoke at all: declarer keeps the Result's 4."""
+    play = ["W:H4 N:H2 E:D5 S:H3", "E:HA S:H6 W:CA N:H8", "E:C3 S:S4 W:C8 N:S2"]
+    a = audit_board(board(LEAD_DEAL, "4H", "S", play, result=4), AuditOptions(equity=False))
+    first = next(w for w in _words(a) if "trick 1:" in w)
+    assert ("read as H5, East would have won trick 1 and led trick 2, and the record's trick 2 "
+            "fits that lead: as recorded, West wins trick 1, leads, and East's HA fails to "
+            "follow a club lead, holding C7 C6 C5 C4 C3 C2, which East's lead explains: the "
+            "reading H5 is the likelier: read that way, there is no revoke: no ruling, "
+            "declarer keeps 4 tricks") in first

@@ -238,3 +238,49 @@ def test_a_written_dash_in_a_full_record_is_still_an_omitted_card():
         records = [r for r in read_boards([path]) if r.board == "1"]
         codes = [f.code for f in audit_board(records[0], AT_TABLE).findings]
     assert "DT001" in codes
+
+
+# D1 played in 4S by South (spades trumps).  1: W DJ, N DA, E D6, S D4 -> N.  2: N DK, E D7,
+# S D5, W D2 -> N.  3: N H3, East's card not recorded, South's not recorded, W C2 - West
+# fails to follow holding H9876 (a revoke).  4 (in the record, by seat): S HA, W H6, N H4,
+# E H2; then the record stops with a Result of 10.  East's only heart, the H2, is on trick 4,
+# so his card to trick 3 was no heart: a spade (he holds KQJT) ruffs the H3 and wins; a
+# diamond or club does not, and then South's heart (any of AKQJT, over the H3) wins.  So who
+# won trick 3 hangs on East's card, never on South's: with East's card fixed, South's changes
+# nothing.  The replay stops there; the record goes on, and West himself plays to trick 4
+# (63A1).
+STOPS_AT_3 = ["W:DJ N:DA E:D6 S:D4", "N:DK E:D7 S:D5 W:D2", "N:H3 E:- S:- W:C2",
+              "S:HA W:H6 N:H4 E:H2"]
+
+
+def _stops_at_3():
+    return audit_board(board(D1, "4S", "S", STOPS_AT_3, result=10), AuditOptions())
+
+
+def test_the_unrecorded_card_that_decides_the_trick_is_the_one_named():
+    a = _stops_at_3()
+    east, south = messages(a, "RC013")
+    assert east.startswith("trick 3: East's card is not recorded")
+    assert ("(the record shows his H2 played on another trick, so this card was of another "
+            "suit); who won trick 3 depends on it, so nothing after it can be checked") in east
+    assert south.startswith("trick 3: South's card is not recorded")
+    assert "depends on it" not in south
+    assert [(f.code, f.trick, f.seat) for f in a.findings if f.code.startswith("RV")] == \
+        [("RV002", 3, 3)]
+
+
+def test_a_record_that_goes_on_past_the_stop_is_no_claim_and_establishes_by_play():
+    """The record's trick 4 has West's H6: the revoke is established by his play to the next
+    trick (63A1), not by a claim (63A3); and the play's end says the record goes on to trick 4
+    with no claim, its Result the table's total (10, also the ruling after the round: 64B5)."""
+    a = _stops_at_3()
+    text = " ".join(explain_text(a).split())
+    assert ("The replay stops at trick 3 (see the findings); the record's play goes on to trick 4 "
+            "and ends there with no claim recorded; its Result, 10 tricks for declarer, is taken "
+            "as the table's total") in text
+    assert "Claim after" not in text
+    assert "tricks for declarer, as the Result states: 10" in text
+    assert ("established when he played to trick 4 (63A1: the record goes on past the trick "
+            "where the replay had to stop)") in text
+    assert "63A3" not in text
+    assert "tricks for declarer: 10 by the Result, 10 adjusted" in text

@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import islice
 
-from ..core.cards import SUIT_MASKS, card_str, cards_in, count, seat_name, winning_index
+from ..core.cards import (SUIT_MASKS, card_str, cards_in, count, holding_str, seat_name,
+                          winning_index)
 from ..core.record import UNREADABLE, Play
 from .model import Replay, Trick
 from .play import close_trick, play_card
@@ -45,6 +46,8 @@ class Gaps:
     hidden: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     lines: dict[int, int] = field(default_factory=dict)  # seat -> line of its last hidden card
     unreadable: set[tuple[int, int]] = field(default_factory=set)  # (trick, seat): PS116 token
+    deciding: dict[int, set[int]] = field(default_factory=dict)  # trick -> the seats whose
+    # unrecorded card decides who won it (``possible_winners``)
 
     @classmethod
     def of(cls, plays: list[Play]) -> Gaps:
@@ -172,11 +175,31 @@ def _possible_winners(trick: Trick, hands: tuple[int, ...], gaps: Gaps,
     order = [(trick.leader + k) % 4 for k in range(4)]
     lines = islice(_lines(order, known, hands, gaps, []), MAX_LINES + 1)
     won: set[int] = set()
+    seen: list[tuple[list[int], int]] = []
     for n, cards in enumerate(lines):
         if n == MAX_LINES:
             return None
-        won.add(order[winning_index(cards, trump)])
+        winner = order[winning_index(cards, trump)]
+        won.add(winner)
+        seen.append((list(cards), winner))
+    gaps.deciding[trick.number] = _deciding(order, known, seen) if len(won) > 1 else set()
     return won
+
+
+def _deciding(order: list[int], known: dict[int, int], seen: list[tuple[list[int], int]]
+              ) -> set[int]:
+    """The unrecorded seats whose card alone changes the winner, the others' cards kept; all
+    of them when only together they do."""
+    hidden = [i for i, s in enumerate(order) if s not in known]
+    out = set()
+    for i in hidden:
+        winners: dict[tuple[int, ...], set[int]] = {}
+        for cards, winner in seen:
+            rest = tuple(cards[j] for j in hidden if j != i)
+            winners.setdefault(rest, set()).add(winner)
+        if any(len(w) > 1 for w in winners.values()):
+            out.add(order[i])
+    return out or {order[i] for i in hidden}
 
 
 def _lines(order: list[int], known: dict[int, int], hands: tuple[int, ...], gaps: Gaps,
@@ -244,10 +267,24 @@ def _report(r: Replay, trick: Trick, gaps: Gaps, stopped: bool) -> None:
                        else "is not recorded"))
             if not lead_unknown:
                 what += "; the other players' cards to the trick are still checked"
-        if stopped and k == len(trick.unknown) - 1:
-            what += (f"; who won trick {trick.number} depends on it, so nothing after it can "
-                     "be checked")
+        deciding = gaps.deciding.get(trick.number) or {trick.unknown[-1]}
+        if stopped and seat in deciding:
+            what += (f"{_played_later(r, trick, gaps, seat)}; who won trick {trick.number} "
+                     "depends on it, so nothing after it can be checked")
         r.add("RC013", what, gaps.lines[seat], trick=trick.number, seat=seat)
+
+
+def _played_later(r: Replay, trick: Trick, gaps: Gaps, seat: int) -> str:
+    """Why an unrecorded card may beat the recorded ones: every card of the suit led its player
+    held is shown played on another trick, so it was of another suit."""
+    if not trick.plays or seat == trick.leader or len(r.hands_at) < trick.number:
+        return ""
+    suit = trick.suit_led
+    held = r.hands_at[trick.number - 1][seat] & SUIT_MASKS[suit]
+    if not held or held & ~gaps.given[seat]:
+        return ""
+    return (f" (the record shows his {holding_str(held)} played on another trick, so this card "
+            "was of another suit)")
 
 
 def _unsure_revoke(r: Replay, hands: tuple[int, ...], gaps: Gaps, seat: int) -> None:

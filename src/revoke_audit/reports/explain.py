@@ -279,10 +279,20 @@ def _play_end(a: BoardAudit) -> list[str]:
     done = len(rp.complete_tricks)
     if rp.play_status == COMPLETE:
         return []
+    if rp.stopped_at is not None:
+        stop = f"The replay stops at trick {rp.stopped_at} (see the findings)"
+        if rp.play_status != CLAIMED:
+            return [stop]
+        if a.record.claim is not None:
+            return _wrap(f"{stop}; the record ends with a claim: {rp.claim} tricks in all "
+                         "for declarer", indent="")
+        last = max((p.trick for p in a.record.play if p.trick is not None and p.card is not None),
+                   default=rp.stopped_at)
+        return _wrap(f"{stop}; the record's play goes on to trick {last} and ends there with "
+                     f"no claim recorded; its Result, {rp.claim} tricks for declarer, is taken "
+                     "as the table's total", indent="")
     if rp.play_status == CLAIMED:
         return [f"Claim after {done} tricks: {rp.claim} tricks in all for declarer"]
-    if rp.stopped_at is not None:
-        return [f"The replay stops at trick {rp.stopped_at} (see the findings)"]
     return [f"The record stops after {done} tricks, with no claim"]
 
 
@@ -310,6 +320,8 @@ def ruling_steps(a: BoardAudit) -> list[str]:
     rp, ruling, row = a.replay, a.ruling, board_row(a)
     played, adjusted = ruling.tricks_played, ruling.tricks_adjusted
     how = "played and claimed" if rp.play_status == CLAIMED else "played"
+    if rp.play_status == CLAIMED and rp.stopped_at is not None and a.record.claim is None:
+        how = "as the Result states"
     if ruling.basis == TABLE_RULING:
         how = "by the cards"
     lines = [f"Ruling (Laws {ruling.edition}):",

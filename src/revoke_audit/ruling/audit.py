@@ -19,7 +19,7 @@ from ..laws.common import NO_64C, NOT_ASSESSED
 from ..laws.dates import edition_for
 from .options import AuditOptions
 from ..core.record import BoardRecord
-from ..replay import Replay, replay
+from ..replay import Replay, RevokeFact, replay
 from ..replay.coherence import NeighbourDeals, with_neighbours
 from ..laws.table_facts import BoardFacts
 
@@ -105,7 +105,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
         audit.ruling_64c = NOT_ASSESSED  # until the figures say otherwise
         audit.words_64c = "64C: not assessed (no double-dummy figures: --no-equity)"
     if options.equity and rp.revokes:
-        from .equity import assess  # the solver is loaded only when asked for
+        from .law64c import assess  # the solver is loaded only when asked for
 
         try:
             figures = assess(rp, audit.findings, ruling.tricks_played, ruling.tricks_adjusted,
@@ -138,17 +138,27 @@ class OtherReading(NamedTuple):
     twin: int | None
     tricks_adjusted: int | None = None
     later: int | None = None
+    kept: int = 0  # a deal error's likely card: kept through two revokes in its suit
+    tricks: tuple[int, ...] = ()  # with ``kept``: the tricks of those revokes
+    unplayed: bool = False  # with ``kept``: the record never shows him playing those cards
+    # when the other reading gives the revoke trick another winner (who then leads the next):
+    winner: int | None = None  # its winner that way
+    winner_recorded: int | None = None  # its winner as recorded
+    misfit: RevokeFact | None = None  # a card of the next trick that fails to follow that way
+    misfit_recorded: RevokeFact | None = None  # one that fails to follow only as recorded
 
 
 def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
                   ) -> dict[tuple[int, int], OtherReading]:
     """The revokes of ``rp`` whose card a Director confirms with the record's source before
-    signing (a card of the rank of one he held in the suit led; any revoke by dummy), with the
-    ruling on the other reading - the two cards exchanged in the record - when there is one."""
-    out: dict[tuple[int, int], OtherReading] = {}
+    signing (a player failing twice to follow a suit while keeping a card of it, a likely
+    deal error; a card of the rank of one he held in the suit led; any revoke by dummy), with
+    the ruling on the other reading - the two cards exchanged in the record - when there is
+    one."""
+    out: dict[tuple[int, int], OtherReading] = dict(_kept_through(rp))
     dummy = (rp.declarer + 2) % 4 if rp.declarer is not None else None
     for fact in rp.revokes:
-        if fact.duty:
+        if fact.duty or (fact.trick, fact.seat) in out:
             continue
         twin = fact.suit_led * 13 + fact.card % 13
         if fact.held >> twin & 1:
@@ -156,6 +166,30 @@ def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
         elif fact.seat == dummy:
             out[(fact.trick, fact.seat)] = OtherReading(None)
     return out
+
+
+def _kept_through(rp: Replay) -> Iterator[tuple[tuple[int, int], OtherReading]]:
+    """Law 61A is broken by a card played, not by a card the deal wrongly gives him: a player
+    (not dummy, who has his own reading) who fails twice to follow one suit while keeping the
+    same card of it is far likelier a deal misrecorded than a double revoke.  The likely card:
+    the kept ones the record never shows him playing, else every kept one."""
+    dummy = (rp.declarer + 2) % 4 if rp.declarer is not None else None
+    groups: dict[tuple[int, int], list] = {}
+    for fact in rp.revokes:
+        if not fact.duty and fact.seat != dummy:
+            groups.setdefault((fact.seat, fact.suit_led), []).append(fact)
+    for (seat, _suit), facts in groups.items():
+        kept = ~0
+        for fact in facts:
+            kept &= fact.held
+        if len(facts) < 2 or not kept:
+            continue
+        played = sum(1 << c for t in rp.tricks for s, c, _ in t.plays if s == seat)
+        unplayed = bool(kept & ~played)
+        kept, tricks = kept & ~played or kept, tuple(f.trick for f in facts)
+        for fact in facts:
+            yield (fact.trick, seat), OtherReading(None, kept=kept, tricks=tricks,
+                                                   unplayed=unplayed)
 
 
 def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherReading:
@@ -169,7 +203,31 @@ def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherRe
     again = decide(other, edition, discovered)
     later = min((f.trick for f in other.revokes if f.seat == fact.seat and f.trick > fact.trick),
                 default=None)
-    return OtherReading(twin, again.tricks_adjusted, later)
+    reading = OtherReading(twin, again.tricks_adjusted, later)
+    return _against_next_lead(rp, other, fact, reading)
+
+
+def _against_next_lead(rp: Replay, other: Replay, fact, reading: OtherReading) -> OtherReading:
+    """Law 44G: the winner of a trick leads the next.  When the other reading gives the revoke
+    trick another winner, the record's next trick tells the readings apart: a card of it that
+    fails to follow under one lead and not under the other shows which lead the record holds,
+    so which card was played."""
+    t = fact.trick
+    if len(rp.tricks) < t + 1 or len(other.tricks) < t:
+        return reading
+    won, won_other = rp.tricks[t - 1].winner, other.tricks[t - 1].winner
+    if won is None or won_other is None or won == won_other:
+        return reading
+
+    def key(f):
+        return (f.trick, f.seat, f.card)
+    as_recorded, read_other = {key(f) for f in rp.revokes}, {key(f) for f in other.revokes}
+    misfit = next((f for f in other.revokes if f.trick == t + 1
+                   and key(f) not in as_recorded), None)
+    misfit_recorded = next((f for f in rp.revokes if f.trick == t + 1
+                            and key(f) not in read_other), None)
+    return reading._replace(winner=won_other, winner_recorded=won, misfit=misfit,
+                            misfit_recorded=misfit_recorded)
 
 
 def _apply_log(rp: Replay, code, board_facts: BoardFacts | None) -> list[Finding]:

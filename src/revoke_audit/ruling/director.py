@@ -7,7 +7,7 @@ findings.csv's ``ruling`` column, and ``explain``'s "Director's ruling"."""
 from __future__ import annotations
 
 from .audit import BoardAudit
-from ..core.cards import card_str, seat_name
+from ..core.cards import card_str, holding_str, seat_name
 from ..core.findings import Finding
 from ..laws import Scoring
 from ..laws.common import ADJUSTED_64C, NO_64C
@@ -70,9 +70,22 @@ def _established(a: BoardAudit, f: Finding) -> str:
         if side:
             who = "he" if side[0] == f.seat else "his partner"
             return f"established when {who} played to trick {t + 1} (63A1)"
+    later = _recorded_after(a, f)
+    if later is not None:
+        who = "he" if later == f.seat else "his partner"
+        return (f"established when {who} played to trick {t + 1} (63A1: the record goes on "
+                "past the trick where the replay had to stop)")
     if rp.claim is not None or rp.play_status == CLAIMED:
         return "established by the claim that ends the record (63A3)"
     return "established (63A)"
+
+
+def _recorded_after(a: BoardAudit, f: Finding) -> int | None:
+    """The offender or his partner, when the record gives a card of his on the trick after the
+    revoke though the replay stopped before it (a PBN line names each card's trick and seat)."""
+    side = [p.seat for p in a.record.play if p.trick == (f.trick or 0) + 1
+            and p.card is not None and p.seat is not None and p.seat % 2 == f.seat % 2]
+    return (f.seat if f.seat in side else side[0]) if side else None
 
 
 def _tricks(a: BoardAudit) -> str:
@@ -81,7 +94,10 @@ def _tricks(a: BoardAudit) -> str:
         return "tricks not known from the record"
     known = ("" if r.tricks_automatic == r.tricks_adjusted else
              f" ({_n(r.tricks_automatic)} had the table known in time)")
-    return (f"tricks for declarer: {_n(r.tricks_played)} played, {_n(r.tricks_adjusted)} "
+    rp = a.replay
+    how = ("by the Result" if rp.stopped_at is not None and rp.play_status == CLAIMED
+           and a.record.claim is None else "played")
+    return (f"tricks for declarer: {_n(r.tricks_played)} {how}, {_n(r.tricks_adjusted)} "
             f"adjusted{known}")
 
 
@@ -116,6 +132,8 @@ def _law_64c(a: BoardAudit, f: Finding) -> str:
     return f"{words}, the Director assigns {result}{by}{score}"
 
 
+_SUIT_WORDS = ("spade", "heart", "diamond", "club")
+
 #: What the Director does about a card that may be the record's slip.
 CONFIRM = "confirm the card with the record's source before signing"
 
@@ -128,6 +146,8 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     reading = a.confirm.get((f.trick, f.seat))
     if reading is None:
         return ""
+    if reading.kept:
+        return _deal_error_words(f, reading)
     if reading.twin is None:
         return ("a revoke by dummy, whose cards are on view: at championship level usually the "
                 f"operator's slip - {CONFIRM}")
@@ -136,25 +156,73 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     if reading.tricks_adjusted is None:
         return (f"{head}; read as {twin}, the rest of the record no longer fits the deal (the "
                 "card as recorded is the likelier)")
+    if reading.winner is not None:
+        return f"{head}; read as {twin}, {_next_lead_words(a, f, reading)}"
+    return f"{head}; read as {twin}, {_other_ruling(a, f, reading)}"
+
+
+def _next_lead_words(a: BoardAudit, f: Finding, reading) -> str:
+    """The other reading gives the revoke trick another winner, who would lead the next trick
+    (Law 44G): which reading the record's next trick fits, and the ruling that way."""
+    t, other, recorded = f.trick, seat_name(reading.winner), seat_name(reading.winner_recorded)
+    head = f"{other} would have won trick {t} and led trick {t + 1}"
+    if reading.misfit is not None and reading.misfit_recorded is None:
+        return (f"{head}, where {_fails(reading.misfit)}; the record's trick {t + 1} fits "
+                f"{recorded}'s lead, as the {card_str(f.card)} makes {recorded} the winner of "
+                "the trick: the card as recorded is the likelier")
+    if reading.misfit_recorded is not None and reading.misfit is None:
+        fails = _fails(reading.misfit_recorded, "fails")
+        return (f"{head}, and the record's trick {t + 1} fits that lead: as recorded, "
+                f"{recorded} wins trick {t}, leads, and {fails}, which {other}'s lead explains: "
+                f"the reading {card_str(reading.twin)} is the likelier: read that way, "
+                f"{_other_ruling(a, f, reading)}")
+    return f"{head}; the record's trick {t + 1} fits either lead; {_other_ruling(a, f, reading)}"
+
+
+def _fails(fact, verb: str = "would fail") -> str:
+    """"West's D5 would fail to follow a heart lead, holding HT"."""
+    suit = _SUIT_WORDS[fact.suit_led]
+    return (f"{seat_name(fact.seat)}'s {card_str(fact.card)} {verb} to follow a {suit} "
+            f"lead, holding {holding_str(fact.held)}")
+
+
+def _other_ruling(a: BoardAudit, f: Finding, reading) -> str:
+    """The ruling on the other reading of a possible slip, against the ruling as recorded."""
     if reading.later is None:  # no revoke at all that way: no ruling, nor any 64C
-        return (f"{head}; read as {twin}, there is no revoke: no ruling, declarer keeps "
-                f"{reading.tricks_adjusted} tricks")
+        return (f"there is no revoke: no ruling, declarer keeps {reading.tricks_adjusted} "
+                "tricks")
     later = f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
     if reading.tricks_adjusted == a.ruling.tricks_adjusted:
-        return (f"{head}; read as {twin}, {later}the ruling is the same either way "
-                f"({reading.tricks_adjusted} tricks for declarer)")
-    return (f"{head}; read as {twin}, {later}declarer would have {reading.tricks_adjusted} "
-            f"tricks, not {_n(a.ruling.tricks_adjusted)}")
+        return (f"{later}the ruling is the same either way ({reading.tricks_adjusted} tricks "
+                "for declarer)")
+    return (f"{later}declarer would have {reading.tricks_adjusted} tricks, not "
+            f"{_n(a.ruling.tricks_adjusted)}")
+
+
+def _deal_error_words(f: Finding, reading) -> str:
+    """A player failing twice to follow a suit while keeping a card of it: a likely deal error,
+    naming the card the deal probably misplaces."""
+    kept, suit = holding_str(reading.kept), _SUIT_WORDS[f.suit_led]
+    on = ", ".join(str(t) for t in reading.tricks[:-1]) + f" and {reading.tricks[-1]}"
+    head = (f"likely a deal error, not {len(reading.tricks)} revokes: he failed to follow a "
+            f"{suit} lead on tricks {on} while keeping {kept}")
+    if reading.unplayed:
+        return (f"{head}, which the record never shows him playing: the deal probably "
+                f"misplaces his {kept} - {CONFIRM}")
+    return f"{head} each time: a card of his in the deal is probably misplaced - {CONFIRM}"
 
 
 def confirm_cells(a: BoardAudit) -> str | None:
     """boards.csv ``confirm_card``: the revoke cards to confirm with the record's source before
-    signing, as "trick 5 West DQ (SQ?)" (dummy's: "trick 3 North C3 (dummy)"), joined by "; "."""
+    signing, as "trick 5 West DQ (SQ?)" (dummy's: "trick 3 North C3 (dummy)"; a likely deal
+    error: "trick 1 South D2 (kept HJ: deal error?)"), joined by "; "."""
     out = []
     for (trick, seat), reading in sorted(a.confirm.items()):
         card = next((f.card for f in a.replay.revokes if (f.trick, f.seat) == (trick, seat)),
                     None)
         what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
+        if reading.kept:
+            what = f"kept {holding_str(reading.kept)}: deal error?"
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
     return "; ".join(out) or None
 
