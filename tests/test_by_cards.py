@@ -142,3 +142,59 @@ def test_the_search_agrees_with_trying_every_line(seed):
     side = rnd.randrange(2)
     assert Search(trump, side).range(hands, leader, started) == _range(
         hands, leader, started, trump, side)
+
+
+# --- plain lines of play: a witness that the cards do not settle a result --------------------
+
+def _hands(**seats):
+    """Masks by seat (N, E, S, W) from card lists, e.g. N="SA SQ"."""
+    from revoke_audit.core.cards import parse_card
+    return tuple(sum(1 << parse_card(c) for c in seats[s].split()) for s in "NESW")
+
+
+# Notrump, North leads, two tricks left: N SA SQ, E SK S2, S H3 H2, W D3 D2.  North-South's
+# tricks (side 0) on the four plain lines:
+#   all high:  SA SK H3 D3 (N), SQ S2 H2 D2 (N)          -> 2
+#   all low:   SQ S2 H2 D2 (N), SA SK H3 D3 (N)          -> 2
+#   N-S high, E-W low: SA S2 (N), SQ SK (E)              -> 1
+#   N-S low, E-W high: SQ SK (E), E leads S2, SA wins    -> 1
+# Two different counts: the cards do not settle it (East covers the queen or not): range 1..2.
+COVER_OR_NOT = _hands(N="SA SQ", E="SK S2", S="H3 H2", W="D3 D2")
+# North SA S2, East SK S3 (South and West no spade, notrump): SA wins one trick, and East's
+# spade beats North's S2 on the other, whatever is played: N-S take exactly 1.
+#   all high:  SA SK (N), S2 S3 (E)        all low:  S2 S3 (E), SK SA (N)
+#   N-S high, E-W low: SA S3 (N), S2 SK (E)    N-S low, E-W high: S2 SK (E), S3 SA (N)
+ACE_AND_KING = _hands(N="SA S2", E="SK S3", S="H3 H2", W="D3 D2")
+
+
+def test_two_plain_lines_that_differ_prove_the_cards_do_not_settle_it():
+    assert by_cards.played_counts(COVER_OR_NOT, 0, (), None, 0) == {1, 2}
+    assert Search(None, 0).range(COVER_OR_NOT, 0, ()) == (1, 2)
+    # North's two spades as the cards a revoker might have followed with (North on lead,
+    # started by nobody): one group, so the plain lines disagree
+    north_plays = [c for c in range(52) if COVER_OR_NOT[0] >> c & 1]
+    assert by_cards.lines_disagree(None, 0, 0, COVER_OR_NOT, 0, (), (north_plays,))
+
+
+def test_plain_lines_that_agree_leave_it_to_the_search():
+    assert by_cards.played_counts(ACE_AND_KING, 0, (), None, 0) == {1}
+    assert Search(None, 0).range(ACE_AND_KING, 0, ()) == (1, 1)
+    north_plays = [c for c in range(52) if ACE_AND_KING[0] >> c & 1]
+    # after SA (East's S3 or SK under it, his other spade beats S2) or S2 (East wins it, SA
+    # wins the last): 1 either way
+    assert not by_cards.lines_disagree(None, 0, 0, ACE_AND_KING, 0, (), (north_plays,))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_plain_line_lies_in_the_searched_range(seed):
+    """Each plain line is a legal line of play: its count is inside the exact range, so two
+    different counts mean the range is not one number (the witness never claims too much)."""
+    rnd = random.Random(1000 + seed)
+    hands, leader, started = _random_position(rnd, rnd.choice((2, 3, 4, 5)), rnd.randrange(4))
+    trump = rnd.choice((None, 0, 1, 2, 3))
+    side = rnd.randrange(2)
+    low, high = Search(trump, side).range(hands, leader, started)
+    counts = by_cards.played_counts(hands, leader, started, trump, side)
+    assert all(low <= n <= high for n in counts)
+    if len(counts) > 1:
+        assert low < high

@@ -264,6 +264,59 @@ class Search:
             yield from self._finishes(after, leader, started + (card,))
 
 
+#: The ways ``played_counts`` plays the cards out: (``side`` plays its highest legal card, the
+#: other side its highest); four plain lines that rarely take the same number of tricks.
+LINES = ((True, True), (False, False), (True, False), (False, True))
+
+
+def played_counts(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
+                  trump: int | None, side: int) -> set[int]:
+    """The tricks ``side`` takes on each of the plain ``LINES`` of play from a position (Law
+    44C: each card legal; 44G: the winner leads): a witness, never the range.  Two different
+    counts prove that the cards do not settle the result, with no search; the same count
+    proves nothing (the search must still decide)."""
+    return {_line_tricks(list(hands), leader, started, trump, side, way) for way in LINES}
+
+
+def lines_disagree(trump: int | None, side: int, seat: int, hands: tuple[Hand, ...],
+                   leader: Seat, before: tuple[int, ...], groups: tuple[list[int], ...]) -> bool:
+    """Whether, for one group of ``seat``'s cards (each his card to the trick begun with
+    ``before``), two plain lines of play after them (``played_counts``) give ``side`` different
+    numbers of tricks: then the cards do not settle the result (Laws 44C, 44G), exactly as the
+    search would find, without it."""
+    for cards in groups:
+        seen: set[int] = set()
+        for played in cards:
+            after = hands[:seat] + (hands[seat] & ~(1 << played),) + hands[seat + 1:]
+            seen |= played_counts(after, leader, before + (played,), trump, side)
+            if len(seen) > 1:
+                return True
+    return False
+
+
+def _line_tricks(hands: list[Hand], leader: Seat, started: tuple[int, ...], trump: int | None,
+                 side: int, way: tuple[bool, bool]) -> int:
+    """The tricks ``side`` takes when every player plays his highest or lowest legal card as
+    ``way`` says for his side (``hands`` changed)."""
+    won = 0
+    trick = list(started)
+    while True:
+        while len(trick) < 4:
+            seat = (leader + len(trick)) % 4
+            held = hands[seat]
+            if not held:
+                return won
+            legal = held & SUIT_MASKS[trick[0] // 13] if trick else held
+            legal = legal or held
+            high = way[0] if seat % 2 == side else way[1]
+            card = legal.bit_length() - 1 if high else (legal & -legal).bit_length() - 1
+            hands[seat] = held ^ (1 << card)
+            trick.append(card)
+        leader = (leader + winning_index(trick, trump)) % 4
+        won += leader % 2 == side
+        trick = []
+
+
 def _distinct(legal: Hand, others: Hand) -> list[int]:
     """One card of each run of ``legal`` that no card of ``others`` (the cards still live
     elsewhere: the other hands, the trick under way) separates in rank; highest first."""
