@@ -198,3 +198,38 @@ def test_every_plain_line_lies_in_the_searched_range(seed):
     assert all(low <= n <= high for n in counts)
     if len(counts) > 1:
         assert low < high
+
+
+# --- a claim without a revoke: one number or none, never the range ----------------------------
+
+# 6NT by South, West leads.  North holds the top cards of every filler suit, so North wins
+# tricks 1-11 with everyone following suit (N-S 11), and leads trick 12 from SA SQ; East holds
+# SK S2, South S3 H2, West D2 C2.  Plain lines: N-S high, E-W low: SA S2 S3 D2 (N), SQ SK H2
+# C2 (E): N-S 1; all high: SA SK S3 C2 (N), SQ S2 H2 D2 (N): N-S 2.  East covers the queen or
+# not: declarer 12 or 13, so the cards settle no number.
+COVER_DEAL = "N:AQJT.AKQ.AKQ.AKQ K982.JT9.JT9.JT9 763.8762.876.876 54.543.5432.5432"
+COVER_PLAY = ["W:H3 N:HA E:H9 S:H6", "N:HK E:HT S:H7 W:H4", "N:HQ E:HJ S:H8 W:H5",
+              "N:DA E:D9 S:D6 W:D3", "N:DK E:DT S:D7 W:D4", "N:DQ E:DJ S:D8 W:D5",
+              "N:CA E:C9 S:C6 W:C3", "N:CK E:CT S:C7 W:C4", "N:CQ E:CJ S:C8 W:C5",
+              "N:SJ E:S8 S:S6 W:S4", "N:ST E:S9 S:S7 W:S5"]
+
+
+def test_a_claim_the_cards_do_not_settle_is_not_searched(monkeypatch):
+    rp = replay(board(COVER_DEAL, "6NT", "S", COVER_PLAY, claim=12))
+    assert by_cards.cards_range(rp) == (12, 13)  # the search's own answer
+
+    def no_search(*args):
+        raise AssertionError("searched a claim two plain lines settle")
+
+    monkeypatch.setattr(by_cards, "_range", no_search)
+    assert by_cards.settled_tricks(rp) is None
+
+
+def test_a_claim_the_cards_settle_is_worked_out():
+    """D1, 4H by South, the record stops after BASE1's eleven tricks with a claim of 13: South
+    S98, West S7 DT, North S54, East D9 C9 are left (no heart), South leads: his S9 and S8 are
+    the highest spades left and win both tricks whatever is played: 11 + 2 = 13."""
+    from deals import BASE1, D1
+    rp = replay(board(D1, "4H", "S", BASE1[:11], claim=13))
+    assert by_cards.settled_tricks(rp) == 13
+    assert _audit(D1, BASE1[:11], 13).ruling.tricks_by_cards == 13

@@ -66,6 +66,19 @@ def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] |
     return won + lo, won + hi
 
 
+def settled_tricks(rp: Replay) -> int | None:
+    """Declarer's tricks by the recorded cards when they settle one number (``cards_range``
+    a single value: a complete play, or every legal continuation alike); None otherwise.  A
+    claim that two plain lines of play (``played_counts``) already split is not searched: a
+    board without a revoke asks only this, never the range."""
+    if rp.play_status != COMPLETE:
+        at = position(rp)
+        if at is not None and len(played_counts(*at, rp.trump, rp.declarer % 2)) > 1:
+            return None
+    span = cards_range(rp)
+    return span[0] if span is not None and span[0] == span[1] else None
+
+
 def exact_range(rp: Replay, budget: int | None = None) -> tuple[int, int] | None:
     """``cards_range`` whatever the number of tricks left (a board with a revoke or a defective
     trick pays for it); RangeUnknown when the search needs more than ``budget`` positions."""
