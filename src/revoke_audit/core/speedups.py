@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes", "ascii_from",
-             "one_game_each", "lin_splits")
+FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes",
+             "ascii_from", "one_game_each", "lin_splits")
 
 
 def complete(module: ModuleType | None) -> ModuleType | None:
