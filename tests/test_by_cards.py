@@ -142,3 +142,94 @@ def test_the_search_agrees_with_trying_every_line(seed):
     side = rnd.randrange(2)
     assert Search(trump, side).range(hands, leader, started) == _range(
         hands, leader, started, trump, side)
+
+
+# --- plain lines of play: a witness that the cards do not settle a result --------------------
+
+def _hands(**seats):
+    """Masks by seat (N, E, S, W) from card lists, e.g. N="SA SQ"."""
+    from revoke_audit.core.cards import parse_card
+    return tuple(sum(1 << parse_card(c) for c in seats[s].split()) for s in "NESW")
+
+
+# Notrump, North leads, two tricks left: N SA SQ, E SK S2, S H3 H2, W D3 D2.  North-South's
+# tricks (side 0) on the four plain lines:
+#   all high:  SA SK H3 D3 (N), SQ S2 H2 D2 (N)          -> 2
+#   all low:   SQ S2 H2 D2 (N), SA SK H3 D3 (N)          -> 2
+#   N-S high, E-W low: SA S2 (N), SQ SK (E)              -> 1
+#   N-S low, E-W high: SQ SK (E), E leads S2, SA wins    -> 1
+# Two different counts: the cards do not settle it (East covers the queen or not): range 1..2.
+COVER_OR_NOT = _hands(N="SA SQ", E="SK S2", S="H3 H2", W="D3 D2")
+# North SA S2, East SK S3 (South and West no spade, notrump): SA wins one trick, and East's
+# spade beats North's S2 on the other, whatever is played: N-S take exactly 1.
+#   all high:  SA SK (N), S2 S3 (E)        all low:  S2 S3 (E), SK SA (N)
+#   N-S high, E-W low: SA S3 (N), S2 SK (E)    N-S low, E-W high: S2 SK (E), S3 SA (N)
+ACE_AND_KING = _hands(N="SA S2", E="SK S3", S="H3 H2", W="D3 D2")
+
+
+def test_two_plain_lines_that_differ_prove_the_cards_do_not_settle_it():
+    assert by_cards.played_counts(COVER_OR_NOT, 0, (), None, 0) == {1, 2}
+    assert Search(None, 0).range(COVER_OR_NOT, 0, ()) == (1, 2)
+    # North's two spades as the cards a revoker might have followed with (North on lead,
+    # started by nobody): one group, so the plain lines disagree
+    north_plays = [c for c in range(52) if COVER_OR_NOT[0] >> c & 1]
+    assert by_cards.lines_disagree(None, 0, 0, COVER_OR_NOT, 0, (), (north_plays,))
+
+
+def test_plain_lines_that_agree_leave_it_to_the_search():
+    assert by_cards.played_counts(ACE_AND_KING, 0, (), None, 0) == {1}
+    assert Search(None, 0).range(ACE_AND_KING, 0, ()) == (1, 1)
+    north_plays = [c for c in range(52) if ACE_AND_KING[0] >> c & 1]
+    # after SA (East's S3 or SK under it, his other spade beats S2) or S2 (East wins it, SA
+    # wins the last): 1 either way
+    assert not by_cards.lines_disagree(None, 0, 0, ACE_AND_KING, 0, (), (north_plays,))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_plain_line_lies_in_the_searched_range(seed):
+    """Each plain line is a legal line of play: its count is inside the exact range, so two
+    different counts mean the range is not one number (the witness never claims too much)."""
+    rnd = random.Random(1000 + seed)
+    hands, leader, started = _random_position(rnd, rnd.choice((2, 3, 4, 5)), rnd.randrange(4))
+    trump = rnd.choice((None, 0, 1, 2, 3))
+    side = rnd.randrange(2)
+    low, high = Search(trump, side).range(hands, leader, started)
+    counts = by_cards.played_counts(hands, leader, started, trump, side)
+    assert all(low <= n <= high for n in counts)
+    if len(counts) > 1:
+        assert low < high
+
+
+# --- a claim without a revoke: one number or none, never the range ----------------------------
+
+# 6NT by South, West leads.  North holds the top cards of every filler suit, so North wins
+# tricks 1-11 with everyone following suit (N-S 11), and leads trick 12 from SA SQ; East holds
+# SK S2, South S3 H2, West D2 C2.  Plain lines: N-S high, E-W low: SA S2 S3 D2 (N), SQ SK H2
+# C2 (E): N-S 1; all high: SA SK S3 C2 (N), SQ S2 H2 D2 (N): N-S 2.  East covers the queen or
+# not: declarer 12 or 13, so the cards settle no number.
+COVER_DEAL = "N:AQJT.AKQ.AKQ.AKQ K982.JT9.JT9.JT9 763.8762.876.876 54.543.5432.5432"
+COVER_PLAY = ["W:H3 N:HA E:H9 S:H6", "N:HK E:HT S:H7 W:H4", "N:HQ E:HJ S:H8 W:H5",
+              "N:DA E:D9 S:D6 W:D3", "N:DK E:DT S:D7 W:D4", "N:DQ E:DJ S:D8 W:D5",
+              "N:CA E:C9 S:C6 W:C3", "N:CK E:CT S:C7 W:C4", "N:CQ E:CJ S:C8 W:C5",
+              "N:SJ E:S8 S:S6 W:S4", "N:ST E:S9 S:S7 W:S5"]
+
+
+def test_a_claim_the_cards_do_not_settle_is_not_searched(monkeypatch):
+    rp = replay(board(COVER_DEAL, "6NT", "S", COVER_PLAY, claim=12))
+    assert by_cards.cards_range(rp) == (12, 13)  # the search's own answer
+
+    def no_search(*args):
+        raise AssertionError("searched a claim two plain lines settle")
+
+    monkeypatch.setattr(by_cards, "_range", no_search)
+    assert by_cards.settled_tricks(rp) is None
+
+
+def test_a_claim_the_cards_settle_is_worked_out():
+    """D1, 4H by South, the record stops after BASE1's eleven tricks with a claim of 13: South
+    S98, West S7 DT, North S54, East D9 C9 are left (no heart), South leads: his S9 and S8 are
+    the highest spades left and win both tricks whatever is played: 11 + 2 = 13."""
+    from deals import BASE1, D1
+    rp = replay(board(D1, "4H", "S", BASE1[:11], claim=13))
+    assert by_cards.settled_tricks(rp) == 13
+    assert _audit(D1, BASE1[:11], 13).ruling.tricks_by_cards == 13

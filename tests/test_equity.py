@@ -382,3 +382,19 @@ def test_64c_measures_each_of_several_revokes_from_its_own_position():
                 "trick more, the Director assigns 4H+3 by South") in w
     (eq,) = [f for f in a.findings if f.code == "EQ001"]
     assert "the 2 revokes cost North-South 1 trick" in eq.message
+
+
+def test_a_cost_the_cards_do_not_settle_is_seen_without_the_search(monkeypatch):
+    """EAST_KEEPS_TRUMP_10 (above): after East's CQ he may ruff South's DA or not, so two plain
+    lines of play (``by_cards.played_counts``) already give N-S different counts, and the
+    search over positions is never started: the same 64C figures, double dummy."""
+    from revoke_audit.ruling import equity
+
+    def no_search(*args, **kw):
+        raise AssertionError("the search ran on a cost two plain lines settle")
+
+    equity._settled_cost.cache_clear()
+    monkeypatch.setattr(equity, "Search", no_search)
+    a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
+    assert cells == ("adjusted", 9, "3H=", 140)
+    assert "double dummy from trick 10" in words[0]

@@ -220,3 +220,67 @@ def test_every_compiled_function_gives_its_twins_answer_on_any_bytes(data, hands
     assert C.deal(text) == kernel.py_deal(text)
     assert (C.column_tricks(hands, text, leader, trump, side)
             == kernel.py_column_tricks(hands, text, leader, trump, side))
+
+
+def time_play(rnd: random.Random, hands: list[list[int]], leader: int, trump: int | None,
+              follow: float) -> list[int]:
+    """Cards in the order played (LIN): each player follows suit with probability ``follow``
+    when he can (else any card: a revoke), the winner of a trick leads the next."""
+    held = [list(h) for h in hands]
+    seat, cards = leader, []
+    for _ in range(13):
+        trick = []
+        for step in range(4):
+            s = (seat + step) % 4
+            same = [c for c in held[s] if trick and c // 13 == trick[0][1] // 13]
+            card = rnd.choice(same if same and rnd.random() < follow else held[s])
+            held[s].remove(card)
+            trick.append((s, card))
+        led = trick[0][1] // 13
+        seat = max(trick, key=lambda sc: (2 if sc[1] // 13 == trump else 1 if sc[1] // 13 == led
+                                          else 0, sc[1] % 13))[0]
+        cards += [c for _, c in trick]
+    return cards
+
+
+@needs_c
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([None, 0, 1, 2, 3]), st.integers(0, 3),
+       st.sampled_from([1.0, 0.97, 0.5]))
+def test_the_replay_in_time_order_gives_the_twins_answer(seed, trump, leader, follow):
+    """The LIN lane's replay: whole and short plays (a last trick begun), a card moved out of
+    its place or replaced by one another player holds, and the hands left as they were."""
+    rnd = random.Random(seed)
+    hands = random_deal(rnd)
+    masks = tuple(sum(1 << c for c in h) for h in hands)
+    cards = time_play(rnd, hands, leader, trump, follow)
+    kind = rnd.randrange(4)
+    if kind == 1:
+        cards = cards[:rnd.randrange(0, 53)]
+    elif kind == 2:
+        i, j = rnd.randrange(52), rnd.randrange(52)
+        cards[i], cards[j] = cards[j], cards[i]
+    elif kind == 3:
+        cards[rnd.randrange(52)] = rnd.randrange(52)
+    side = rnd.randrange(2)
+    want = kernel.py_time_tricks(masks, cards, leader, trump, side)
+    assert C.time_tricks(masks, list(cards), leader, trump, side) == want
+
+
+@needs_c
+def test_the_replay_in_time_order_counts_tricks_and_sees_a_revoke():
+    """The hands of ``test_the_replay_sees_a_revoke_and_counts_tricks``, the same four tricks in
+    the order played: North's S A (all follow), then his H A, D A and C A, the others
+    discarding (North-South 4 of 4); a short fifth trick begun counts no trick; East's S J on
+    the H A while he holds hearts stops the replay (Law 61A)."""
+    hands = [[12, 25, 38, 51] + list(range(0, 9)), list(range(13, 25)) + [9],
+             list(range(26, 38)) + [10], list(range(39, 51)) + [11]]
+    masks = tuple(sum(1 << c for c in h) for h in hands)
+    # N:SA E:SJ S:SQ W:SK, N:HA E:H2 S:D2 W:C2, N:DA E:H3 S:D3 W:C3, N:CA E:H4 S:D4 W:C4
+    four = [12, 9, 10, 11, 25, 13, 26, 39, 38, 14, 27, 40, 51, 15, 28, 41]
+    for replay in (C.time_tricks, kernel.py_time_tricks):
+        assert replay(masks, four, 0, None, 0) == (4, 4)
+        assert replay(masks, four, 0, None, 1) == (0, 4)
+        assert replay(masks, four + [0], 0, None, 0) == (4, 4)  # North leads S2: trick 5 begun
+        assert replay(masks, [25, 9, 26, 39], 0, None, 0) is None  # H A, East's S J: a revoke
+    assert masks == tuple(sum(1 << c for c in h) for h in hands)  # the hands left as they were

@@ -205,3 +205,31 @@ def test_a_large_file_that_cannot_be_split_is_audited_by_the_parent(tmp_path, mo
     read.clear()
     two = audit([*paths, "--exit-zero", "--jobs", "2"], tmp_path, 2)
     assert read == [str(big)] and one == two and one[1].count(b"\n") == 34
+
+
+def test_a_run_of_one_process_writing_csv_imports_only_what_it_uses(tmp_path):
+    """A whole one-process audit to CSV never splits a file (``formats.parts`` and its
+    scans' regexes), loads no pandas, Jinja2 or endplay's package, and no solver when no board
+    has a revoke: each is paid for by a run that uses it."""
+    import subprocess
+    import sys
+
+    from builders import board
+    from deals import BASE1, D1
+    from revoke_audit.formats.pbn.write import format_pbn
+
+    clean = tmp_path / "clean.pbn"  # D1's clean play, 4H+3 by South: nothing to find
+    clean.write_text(format_pbn(board(D1, "4H", "S", BASE1, result=13)))
+    script = (
+        "import sys\n"
+        "from revoke_audit.cli.commands import main\n"
+        "try:\n"
+        f"    main(['audit', {str(clean)!r}, '-o', {str(tmp_path / 'b.csv')!r},"
+        f" '--findings', {str(tmp_path / 'f.csv')!r}, '-q', '--exit-zero'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('revoke_audit.formats.parts', 'pandas', 'jinja2', 'endplay',"
+        " 'revoke_audit.ruling.equity') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

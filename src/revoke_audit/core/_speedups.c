@@ -232,6 +232,75 @@ static PyObject *kernel_column_tricks(PyObject *self, PyObject *args)
     return Py_BuildValue("(ii)", won, n / 4);
 }
 
+/* ``lane.common.play_tricks`` of a list of cards in the order played (the LIN lane): (tricks
+ * won by ``side``, whole tricks played), a last trick perhaps short, or None at a card the
+ * player on turn does not hold or a failure to follow suit (Law 44C).  The hands are read, not
+ * changed. */
+static PyObject *kernel_time_tricks(PyObject *self, PyObject *args)
+{
+    PyObject *hand_tuple, *cards, *trump_obj;
+    int leader, side;
+    if (!PyArg_ParseTuple(args, "O!O!iOi", &PyTuple_Type, &hand_tuple, &PyList_Type, &cards,
+                          &leader, &trump_obj, &side))
+        return NULL;
+    if (PyTuple_GET_SIZE(hand_tuple) != 4 || leader < 0 || leader > 3) {
+        PyErr_SetString(PyExc_ValueError, "time_tricks() takes four hands and a seat 0-3");
+        return NULL;
+    }
+    long trump = -1;
+    if (trump_obj != Py_None) {
+        trump = PyLong_AsLong(trump_obj);
+        if (trump == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    uint64_t hands[4];
+    for (int i = 0; i < 4; i++) {
+        hands[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hand_tuple, i));
+        if (hands[i] == (uint64_t)-1 && PyErr_Occurred())
+            return NULL;
+    }
+    const uint64_t suit_mask = 0x1FFF;
+    Py_ssize_t n = PyList_GET_SIZE(cards);
+    int won = 0, seat = leader;
+    for (Py_ssize_t base = 0; base < n; base += 4) {
+        int led = -1, best = -1, win = -1;
+        for (int step = 0; step < 4 && base + step < n; step++) {
+            long c = PyLong_AsLong(PyList_GET_ITEM(cards, base + step));
+            if (c == -1 && PyErr_Occurred())
+                return NULL;
+            if (c < 0 || c > 51)
+                Py_RETURN_NONE;  /* no card: held by nobody */
+            int s = (seat + step) & 3;
+            uint64_t held = hands[s];
+            if (!((held >> c) & 1))
+                Py_RETURN_NONE;  /* not held by the player on turn */
+            hands[s] = held ^ ((uint64_t)1 << c);
+            int suit = (int)c / 13;
+            if (step == 0) {
+                led = suit;
+                best = (int)c;
+                win = s;
+            } else if (suit == led) {
+                if (best / 13 == led && c > best) {
+                    best = (int)c;
+                    win = s;
+                }
+            } else if (held & (suit_mask << (13 * led))) {
+                Py_RETURN_NONE;  /* a revoke (Law 61A): the full audit rules it */
+            } else if (suit == trump && (best / 13 != trump || c > best)) {
+                best = (int)c;
+                win = s;
+            }
+        }
+        if (base + 4 <= n) {
+            if ((win & 1) == side)
+                won++;
+            seat = win;
+        }
+    }
+    return Py_BuildValue("(in)", won, n / 4);
+}
+
 /* starts[i] of a list of ints; -1 with an exception set on a bad item. */
 static Py_ssize_t start_at(PyObject *starts, Py_ssize_t i)
 {
@@ -623,6 +692,8 @@ static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
      "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
+    {"time_tricks", kernel_time_tricks, METH_VARARGS,
+     "(tricks won by side, tricks) of cards in the order played (lane.common.play_tricks)."},
     {"blank_runs", speedups_blank_runs, METH_VARARGS,
      "The ends of the runs of blank lines from first on (formats.scans.blank_runs)."},
     {"newlines", speedups_newlines, METH_VARARGS,

@@ -4,6 +4,8 @@ that gives exactly the same answer for any input, and the tests compare them:
 
 * ``deal`` and ``column_tricks``: the PBN lane's Deal and replay (``lane/kernel.py``; twins
   ``formats.pbn.lookup.fast_deal`` and ``lane.kernel.py_column_tricks``);
+* ``time_tricks``: the LIN lane's replay of cards in the order played (twin
+  ``lane.kernel.py_time_tricks``);
 * ``blank_runs`` and ``newlines``: where a large file's games start and the line number each
   part starts on, for ``--jobs`` (twins ``blank_runs`` and ``newlines`` in ``formats.scans``);
 * ``plain_bytes``, ``ascii_from``, ``one_game_each`` and ``lin_splits``: the scans of the check
@@ -20,8 +22,8 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-FUNCTIONS = ("deal", "column_tricks", "blank_runs", "newlines", "plain_bytes", "ascii_from",
-             "one_game_each", "lin_splits")
+FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes",
+             "ascii_from", "one_game_each", "lin_splits")
 
 
 def complete(module: ModuleType | None) -> ModuleType | None:

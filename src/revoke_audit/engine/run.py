@@ -14,7 +14,6 @@ from typing import Callable, Iterable, Iterator
 
 from .lane import render_records
 from ..formats import Limits, RunBudget, iter_sources, read_file
-from ..formats.parts import splittable
 from ..ruling.options import AuditOptions
 from ..reports.report import CsvText, deferred_signals
 from ..reports.rows import CleanRun, Rendered, clean_runs, duplicate_finding, log_findings
@@ -130,6 +129,8 @@ def _submit(pool, sources: list[str], jobs: int, how: tuple[AuditOptions, Limits
     second or so on a 100 MB file) is made while the processes work on them; a file that
     fails it (rare: state carried between games) is read whole after all, and the work is
     submitted again with no use made of what was started."""
+    from ..formats.parts import splittable  # here: a run of one process never splits
+
     limits = how[1]
     units = work_units(sources, jobs, limits, checked=False, here=True)
     done = _submit_units(pool, units, how)

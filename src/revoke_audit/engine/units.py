@@ -4,15 +4,17 @@ one unit, rendered as report rows."""
 from __future__ import annotations
 
 import os
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .lane import render_records
 from ..formats import Limits, RunBudget, read_file
-from ..formats.parts import Part, cut, plan, read_part
 from ..ruling.options import AuditOptions
 from ..core.record import BoardRecord
 from ..replay.coherence import NEIGHBOURS
 from ..reports.rows import Rendered
+
+if TYPE_CHECKING:
+    from ..formats.parts import Part
 
 STDIN = ("stdin",)
 PART_GAMES = 5000  # games of a large file in one unit of work
@@ -33,6 +35,8 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
     read (its rows streamed as it reads them)."""
     units: list[tuple] = []
     pending: list[str] = []
+    from ..formats.parts import cut, plan  # here: a run of one process never needs its scans
+
     parts_of = plan if checked else cut
 
     def flush() -> None:
@@ -115,6 +119,8 @@ def render_unit(unit: tuple, options: AuditOptions, limits: Limits,
 def render_part(part: Part, options: AuditOptions, runs: bool = False) -> list[Rendered]:
     """The games of a part of a file audited and rendered; its context games (read before and
     after it) serve only as neighbours."""
+    from ..formats.parts import read_part
+
     keep = range(part.skip, part.skip + part.count)
     short: list[BoardRecord] = []  # a row for its games not read, if the file is now shorter
     rows = list(render_records(read_part(part, True, short.append), options, keep, runs))

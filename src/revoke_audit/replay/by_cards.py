@@ -66,6 +66,19 @@ def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] |
     return won + lo, won + hi
 
 
+def settled_tricks(rp: Replay) -> int | None:
+    """Declarer's tricks by the recorded cards when they settle one number (``cards_range``
+    a single value: a complete play, or every legal continuation alike); None otherwise.  A
+    claim that two plain lines of play (``played_counts``) already split is not searched: a
+    board without a revoke asks only this, never the range."""
+    if rp.play_status != COMPLETE:
+        at = position(rp)
+        if at is not None and len(played_counts(*at, rp.trump, rp.declarer % 2)) > 1:
+            return None
+    span = cards_range(rp)
+    return span[0] if span is not None and span[0] == span[1] else None
+
+
 def exact_range(rp: Replay, budget: int | None = None) -> tuple[int, int] | None:
     """``cards_range`` whatever the number of tricks left (a board with a revoke or a defective
     trick pays for it); RangeUnknown when the search needs more than ``budget`` positions."""
@@ -262,6 +275,59 @@ class Search:
         for card in _distinct(legal, live & ~held):
             after = hands[:seat] + (held & ~(1 << card),) + hands[seat + 1:]
             yield from self._finishes(after, leader, started + (card,))
+
+
+#: The ways ``played_counts`` plays the cards out: (``side`` plays its highest legal card, the
+#: other side its highest); four plain lines that rarely take the same number of tricks.
+LINES = ((True, True), (False, False), (True, False), (False, True))
+
+
+def played_counts(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
+                  trump: int | None, side: int) -> set[int]:
+    """The tricks ``side`` takes on each of the plain ``LINES`` of play from a position (Law
+    44C: each card legal; 44G: the winner leads): a witness, never the range.  Two different
+    counts prove that the cards do not settle the result, with no search; the same count
+    proves nothing (the search must still decide)."""
+    return {_line_tricks(list(hands), leader, started, trump, side, way) for way in LINES}
+
+
+def lines_disagree(trump: int | None, side: int, seat: int, hands: tuple[Hand, ...],
+                   leader: Seat, before: tuple[int, ...], groups: tuple[list[int], ...]) -> bool:
+    """Whether, for one group of ``seat``'s cards (each his card to the trick begun with
+    ``before``), two plain lines of play after them (``played_counts``) give ``side`` different
+    numbers of tricks: then the cards do not settle the result (Laws 44C, 44G), exactly as the
+    search would find, without it."""
+    for cards in groups:
+        seen: set[int] = set()
+        for played in cards:
+            after = hands[:seat] + (hands[seat] & ~(1 << played),) + hands[seat + 1:]
+            seen |= played_counts(after, leader, before + (played,), trump, side)
+            if len(seen) > 1:
+                return True
+    return False
+
+
+def _line_tricks(hands: list[Hand], leader: Seat, started: tuple[int, ...], trump: int | None,
+                 side: int, way: tuple[bool, bool]) -> int:
+    """The tricks ``side`` takes when every player plays his highest or lowest legal card as
+    ``way`` says for his side (``hands`` changed)."""
+    won = 0
+    trick = list(started)
+    while True:
+        while len(trick) < 4:
+            seat = (leader + len(trick)) % 4
+            held = hands[seat]
+            if not held:
+                return won
+            legal = held & SUIT_MASKS[trick[0] // 13] if trick else held
+            legal = legal or held
+            high = way[0] if seat % 2 == side else way[1]
+            card = legal.bit_length() - 1 if high else (legal & -legal).bit_length() - 1
+            hands[seat] = held ^ (1 << card)
+            trick.append(card)
+        leader = (leader + winning_index(trick, trump)) % 4
+        won += leader % 2 == side
+        trick = []
 
 
 def _distinct(legal: Hand, others: Hand) -> list[int]:

@@ -224,9 +224,21 @@ def mends(r: Replay, neighbours: NeighbourDeals | None = None) -> Iterator[Mend]
                        "another board's deal", hands=tuple(deal))
 
 
-def _fits(r: Replay, hands: Hands, **kw) -> bool:
-    bad, known = misfits(r, hands, **kw)
-    return known > 0 and not bad
+def _fits(r: Replay, hands: Hands, time_order: bool = False) -> bool:
+    """Whether every known card of the play is held by the player it is credited to (and one
+    is known): ``misfits`` empty, stopping at the first card that does not fit (most of the
+    deals a mend tries fail on their first cards)."""
+    plays = r.record.play
+    if r.record.format == "pbn" and not time_order:
+        credited = ((p, p.seat) for p in plays if p.card is not None and p.seat is not None)
+    else:
+        credited = ((p, seat) for p, seat, _n in turns(r, plays, None, time_order))
+    known = False
+    for p, seat in credited:
+        if not hands[seat] >> p.card & 1:
+            return False
+        known = True
+    return known
 
 
 def _one_card_mends(r: Replay) -> Iterator[Mend]:

@@ -27,8 +27,8 @@ from ..core.record import BoardRecord
 from ..replay import Replay
 from dataclasses import replace
 
-from ..replay.by_cards import (RangeUnknown, cards_range, completed, continuations,
-                              exact_range, position)
+from ..replay.by_cards import (RangeUnknown, completed, continuations, exact_range, position,
+                              settled_tricks)
 from ..replay.model import CLAIMED, COMPLETE
 
 
@@ -37,8 +37,7 @@ def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     the director's log) says, with ``tricks_played``, ``tricks_by_cards``,
     ``tricks_automatic`` and ``basis`` set."""
     if not (rp.revokes or rp.defects):  # nothing to rule: one pass of the edition
-        span = cards_range(rp)
-        by_cards = span[0] if span is not None and span[0] == span[1] else None
+        by_cards = settled_tricks(rp)
         ruling = edition.rule(rp, TABLE)
         return _finish(ruling, ruling, rp.tricks_played, by_cards)
     span, unknown = _exact_span(rp)

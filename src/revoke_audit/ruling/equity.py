@@ -21,7 +21,7 @@ from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solv
 
 from ..core.cards import card_str, count, deal_str, parse_card, winning_index
 from ..replay import Replay, RevokeFact
-from ..replay.by_cards import RangeUnknown, Search
+from ..replay.by_cards import RangeUnknown, Search, lines_disagree
 from ..replay.model import FOLLOW
 
 #: Positions the cards' own measure of a revoke's cost may visit (then double dummy decides).
@@ -307,8 +307,10 @@ def _settled_cost(trump: int | None, seat: int, suit_led: int, card: int,
                   ) -> tuple[int, int] | None:
     """``cost_by_cards`` of one position: pure, so a board ruled again (its slip's other
     reading, another edition or discovery) asks the search once; a few hundred kept."""
-    search = Search(trump, 1 - seat % 2, CARDS_BUDGET)
     follows = [c for c in range(52) if hands[seat] >> c & 1 and c // 13 == suit_led]
+    if lines_disagree(trump, 1 - seat % 2, seat, hands, leader, before, (follows, [card])):
+        return None  # two plain lines prove it unsettled: no search (most revoke boards)
+    search = Search(trump, 1 - seat % 2, CARDS_BUDGET)
     got: list[set[int]] = []
     try:
         for cards in (follows, [card]):

@@ -1,7 +1,9 @@
-"""The PBN lane's two hot loops - a Deal's hands and the replay of the Play's columns - in C
-when the optional extension was built (``speedups``), else in Python.  Each C function gives
-exactly what its Python twin here gives, for any input: ``tests/test_kernel.py`` compares them
-on generated and changed values, and the lane's tests run both ways.
+"""The lanes' hot loops - a Deal's hands and the replay of the Play's columns (PBN), the
+replay of cards in the order played (LIN) - in C when the optional extension was built
+(``speedups``), else in Python.  Each C function gives exactly what its Python twin here
+gives, for any input (``time_tricks``: any cards 0-51, as ``CARD_OF`` gives them):
+``tests/test_kernel.py`` compares them on generated and changed values, and the lane's tests
+run both ways.
 ``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment, or ``use(False)``, keeps to the twins."""
 from __future__ import annotations
 
@@ -32,20 +34,29 @@ def py_column_tricks(hands: tuple[int, int, int, int], play: str, leader: int,
     return play_tricks(list(hands), cards, leader, trump, side, columns=True)
 
 
+def py_time_tricks(hands: tuple[int, int, int, int], cards: list[int], leader: int,
+                   trump: int | None, side: int) -> tuple[int, int] | None:
+    """``common.play_tricks`` of cards in the order played (the LIN lane), the hands left as
+    they are."""
+    return play_tricks(list(hands), cards, leader, trump, side)
+
+
 def _c_deal(value: str) -> tuple[int, int, int, int] | None:
     return _kernel.deal(value) if lookup.ENABLED else None  # as fast_deal: off with the path
 
 
 deal = py_deal
 column_tricks = py_column_tricks
+time_tricks = py_time_tricks
 
 
 def use(compiled: bool) -> bool:
     """Use the C functions (when built) or the Python twins; whether C is now in use."""
-    global deal, column_tricks
+    global deal, column_tricks, time_tricks
     on = compiled and _kernel is not None
     deal = _c_deal if on else py_deal
     column_tricks = _kernel.column_tricks if on else py_column_tricks
+    time_tricks = _kernel.time_tricks if on else py_time_tricks
     return on
 
 

@@ -18,7 +18,8 @@ from ...formats.lin.values import CARD_OF, parse_calls, read_md_hands
 from ...formats.lin.vugraph import names_nesw
 from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
-from .common import Problems, board_row, duplicate_edition, memo, outcome, play_tricks
+from . import kernel
+from .common import Problems, board_row, duplicate_edition, memo, outcome
 
 _HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|]*)\|")
 # the values of the line's calls, cards and claim.  Keys and values alternate (``LINE``), and
@@ -50,7 +51,7 @@ def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
     if contract is None or contract == "Pass" or declarer is None:
         return None
     strain = parse_contract(contract)[1]
-    got = _tricks(list(hands), cards, (declarer + 1) % 4,
+    got = _tricks(hands, cards, (declarer + 1) % 4,
                   None if strain == NOTRUMP else strain, declarer & 1)
     tricks = outcome(*got, claim, None) if got is not None else None
     laws = memo(duplicate_edition, ("", "", options.laws))
@@ -74,8 +75,8 @@ def _calls(values: tuple[str, ...]) -> tuple[str, ...] | None:
     return tuple(calls)
 
 
-def _tricks(hands: list[int], cards: list[int | None], leader: int, trump: int | None,
-            side: int) -> tuple[int, int] | None:
+def _tricks(hands: tuple[int, int, int, int], cards: list[int | None], leader: int,
+            trump: int | None, side: int) -> tuple[int, int] | None:
     """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, whole tricks played) of
     cards in the order played, each trick led by the winner of the one before; None unless
     every card is held by the player on turn and follows suit when it can, or when the play
@@ -83,4 +84,4 @@ def _tricks(hands: list[int], cards: list[int | None], leader: int, trump: int |
     n = len(cards)
     if not n or n > 52 or None in cards or 48 < n < 52:
         return None
-    return play_tricks(hands, cards, leader, trump, side)
+    return kernel.time_tricks(hands, cards, leader, trump, side)
