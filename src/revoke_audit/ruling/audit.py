@@ -138,6 +138,7 @@ class OtherReading(NamedTuple):
     twin: int | None
     tricks_adjusted: int | None = None
     later: int | None = None
+    later_fact: RevokeFact | None = None  # with ``later``: that revoke (its card, his holding)
     kept: int = 0  # a deal error's likely card: kept through two revokes in its suit
     tricks: tuple[int, ...] = ()  # with ``kept``: the tricks of those revokes
     unplayed: bool = False  # with ``kept``: the record never shows him playing those cards
@@ -201,9 +202,9 @@ def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherRe
     if not other.coherent or not other.auditable:
         return OtherReading(twin)
     again = decide(other, edition, discovered)
-    later = min((f.trick for f in other.revokes if f.seat == fact.seat and f.trick > fact.trick),
-                default=None)
-    reading = OtherReading(twin, again.tricks_adjusted, later)
+    later = min((f for f in other.revokes if f.seat == fact.seat and f.trick > fact.trick),
+                key=lambda f: f.trick, default=None)
+    reading = OtherReading(twin, again.tricks_adjusted, later and later.trick, later_fact=later)
     return _against_next_lead(rp, other, fact, reading)
 
 

@@ -191,7 +191,9 @@ def _other_ruling(a: BoardAudit, f: Finding, reading) -> str:
     if reading.later is None:  # no revoke at all that way: no ruling, nor any 64C
         return (f"there is no revoke: no ruling, declarer keeps {reading.tricks_adjusted} "
                 "tricks")
-    later = f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
+    fact = reading.later_fact  # the card he plays there that way, not the recorded revoke's
+    later = (f"his {card_str(fact.card)} on trick {reading.later} becomes the revoke (holding "
+             f"{holding_str(fact.held)}) and ")
     if reading.tricks_adjusted == a.ruling.tricks_adjusted:
         return (f"{later}the ruling is the same either way ({reading.tricks_adjusted} tricks "
                 "for declarer)")
