@@ -10,7 +10,7 @@ from .audit import BoardAudit
 from ..core.cards import card_str, holding_str, seat_name
 from ..core.findings import Finding
 from ..laws import Scoring
-from ..laws.common import ADJUSTED_64C, NO_64C
+from ..laws.common import ADJUSTED_64C, NO_64C, TABLE_RULING
 from ..replay.model import CLAIMED
 from ..scoring import result_string, score_ns
 
@@ -90,6 +90,8 @@ def _recorded_after(a: BoardAudit, f: Finding) -> int | None:
 
 def _tricks(a: BoardAudit) -> str:
     r = a.ruling
+    if r.basis == TABLE_RULING:
+        return f"tricks for declarer: {cards_words(a)}, {_n(r.tricks_adjusted)} in the result"
     if r.tricks_played is None and r.tricks_adjusted is None:
         return "tricks not known from the record"
     known = ("" if r.tricks_automatic == r.tricks_adjusted else
@@ -101,18 +103,51 @@ def _tricks(a: BoardAudit) -> str:
             f"adjusted{known}")
 
 
+def cards_words(a: BoardAudit) -> str:
+    """With the table's ruling in the result (LW002): declarer's tricks the cards give it
+    from - "7 by the cards", or the range they allow and the one total the ruling fits."""
+    r = a.ruling
+    lo, hi = r.cards_span or (r.tricks_played, r.tricks_played)
+    if lo == hi:
+        return f"{_n(r.tricks_played)} by the cards"
+    return f"{lo} to {hi} by the cards ({_n(r.tricks_played)} the one the table's ruling fits)"
+
+
+def scored_at_table(a: BoardAudit) -> str:
+    """With the table's ruling in the result (LW002): the result as the table scored it is
+    the adjusted result - nothing to correct."""
+    rec = a.record
+    result = result_string(rec.contract, a.ruling.tricks_adjusted) or "?"
+    by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
+    ns = score_ns(rec.contract, rec.declarer, rec.vul, a.ruling.tricks_adjusted)
+    score = f", N-S {ns:+d}, E-W {-ns:+d}" if ns is not None else ""
+    laws = ", ".join(dict.fromkeys(f.law for f in a.ruling.findings if f.transferred))
+    return (f"as scored at the table: {result}{by}{score} (the table's {laws or 'own'} "
+            "ruling, already in the result); no change")
+
+
 def _score(a: BoardAudit) -> str:
     rec, r = a.record, a.ruling
+    if r.basis == TABLE_RULING:
+        return scored_at_table(a)
+    if a.ruling_64c == ADJUSTED_64C and a.tricks_64c is not None:
+        head = "result before 64C"  # the final result is the one 64C assigns
+    else:
+        head = "final result"
     result = result_string(rec.contract, r.tricks_adjusted)
     if not result:
         return ""
     by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
     if r.scoring != Scoring.DUPLICATE:
-        return f"final result {result}{by} (rubber scoring)"
+        return f"{head} {result}{by} (rubber scoring)"
     ns = score_ns(rec.contract, rec.declarer, rec.vul, r.tricks_adjusted)
     if ns is None:
-        return f"final result {result}{by}"
-    return f"final result {result}{by}: N-S {ns:+d}, E-W {-ns:+d}"
+        return f"{head} {result}{by}"
+    return f"{head} {result}{by}: N-S {ns:+d}, E-W {-ns:+d}"
+
+
+#: How the paragraph opens its Law 64C decision (the tool decides it: no referral).
+_CONSIDERED = "64C considered: "
 
 
 def _law_64c(a: BoardAudit, f: Finding) -> str:
@@ -122,6 +157,8 @@ def _law_64c(a: BoardAudit, f: Finding) -> str:
     if not (f.code.startswith("RV") and f.established) or a.ruling_64c == NO_64C:
         return ""
     words = a.words_64c_by.get((f.trick, f.seat, f.card), a.words_64c)
+    words = _CONSIDERED + (words[len("64C: "):] if words.startswith("64C: ") else
+                           words.replace(": 64C: ", ": "))
     if a.ruling_64c != ADJUSTED_64C or a.tricks_64c is None:
         return words
     rec = a.record
@@ -129,7 +166,7 @@ def _law_64c(a: BoardAudit, f: Finding) -> str:
     by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
     ns = score_ns(rec.contract, rec.declarer, rec.vul, a.tricks_64c)
     score = f": N-S {ns:+d}, E-W {-ns:+d}" if ns is not None else ""
-    return f"{words}, the Director assigns {result}{by}{score}"
+    return f"{words}, the Director assigns {result}{by}{score}: the final result"
 
 
 _SUIT_WORDS = ("spade", "heart", "diamond", "club")
@@ -233,4 +270,5 @@ def _n(n: int | None) -> str:
     return "?" if n is None else str(n)
 
 
-__all__ = ["ruling_text", "confirm_words", "confirm_cells", "CONFIRM"]
+__all__ = ["ruling_text", "confirm_words", "confirm_cells", "cards_words", "scored_at_table",
+           "CONFIRM"]
