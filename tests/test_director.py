@@ -2,7 +2,8 @@
 that may be the recorder's slip, and any revoke by dummy - and whether the ruling depends on
 it.  The plays are those of ``deals.py``; each other reading is worked out by hand below."""
 from builders import board
-from deals import BASE2, D1, D2, DUMMY_REVOKES_1, WEST_REVOKES_4, WEST_RUFFS_2
+from deals import (BASE2, D1, D2, DECLARER_REVOKES_5, DUMMY_REVOKES_1, WEST_REVOKES_4,
+                   WEST_RUFFS_2)
 
 from revoke_audit.ruling.audit import audit_board
 from revoke_audit.ruling.director import CONFIRM, ruling_text
@@ -177,3 +178,38 @@ def test_the_other_reading_names_the_card_played_at_the_later_trick():
     assert ("read as D5, his H7 on trick 7 becomes the revoke (holding S5) and the ruling is "
             "the same either way (9 tricks for declarer)") in words
     assert board_row(a)["confirm_card"] == "trick 5 West S5 (D5?)"
+
+
+# D2 (3NT by South), tricks 1-4 as BASE2 (E, E, E, N); the record's last line is trick 5,
+# unfinished: N DA, E D2, S S7 (South, declarer, holds DT D9 D8), West's card not recorded;
+# then the Result, 10 tricks (the claim).  North's DA wins trick 5 whatever West plays (the top diamond, no
+# trump).  The revoke is established by the claim (63A3); had the table known, 64A2 takes one
+# trick (North, of the offending side, won the revoke trick): 9.
+DECLARER_LAST_LINE = BASE2[:4] + ["N:DA E:D2 S:S7 W:-"]
+
+
+def test_declarers_revoke_on_the_records_unfinished_last_line_is_confirmed():
+    """Declarer failing to follow his own side's lead on the record's unfinished last trick
+    is far likelier the operator's slip: confirmed like dummy's.  After the round (64B5) the
+    result stands (10) and without the revoke there is no ruling either: the same either way.
+    At the table 64A2 gives 9: without the revoke declarer keeps 10, so it matters."""
+    rec = board(D2, "3NT", "S", DECLARER_LAST_LINE, result=10)
+    a = audit_board(rec, AuditOptions(equity=False))
+    (words,) = _words(a)
+    assert (f"declarer's card on his own side's lead, on the record's unfinished last trick "
+            f"before it ends: very likely the operator's slip - {CONFIRM}; without the revoke "
+            "there is no ruling and the result stands: the ruling is the same either way (10 "
+            "tricks for declarer)") in words
+    assert board_row(a)["confirm_card"] == "trick 5 South S7 (declarer, last line)"
+    a = audit_board(rec, AuditOptions(equity=False, discovered="table"))
+    assert a.ruling.tricks_adjusted == 9
+    (words,) = _words(a)
+    assert "without the revoke there is no ruling: declarer would keep 10 tricks, not the " \
+        "ruling's" in words
+
+
+def test_declarers_revoke_on_a_finished_trick_is_not_asked_to_be_confirmed():
+    """DECLARER_REVOKES_5 (D2): South's S7 on North's DA lead holding DT98, a complete trick
+    with play going on: a revoke as recorded, no slip to confirm."""
+    a = _audit(D2, "3NT", DECLARER_REVOKES_5)
+    assert all(CONFIRM not in w for w in _words(a))

@@ -147,6 +147,7 @@ class OtherReading(NamedTuple):
     winner_recorded: int | None = None  # its winner as recorded
     misfit: RevokeFact | None = None  # a card of the next trick that fails to follow that way
     misfit_recorded: RevokeFact | None = None  # one that fails to follow only as recorded
+    last_line: bool = False  # declarer's, on his side's lead, on the unfinished last trick
 
 
 def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
@@ -166,7 +167,20 @@ def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
             out[(fact.trick, fact.seat)] = _read_with(rp, fact, twin, edition, discovered)
         elif fact.seat == dummy:
             out[(fact.trick, fact.seat)] = OtherReading(None)
+        elif _on_the_last_line(rp, fact):
+            out[(fact.trick, fact.seat)] = OtherReading(None, last_line=True)
     return out
+
+
+def _on_the_last_line(rp: Replay, fact) -> bool:
+    """Declarer failing to follow his own side's lead on the record's last trick, left
+    unfinished before the claim: he sees both hands of his side, so this is far likelier the
+    operator's slip at the end of the record than a revoke (as dummy's are)."""
+    if rp.declarer is None or fact.seat != rp.declarer or fact.trick != len(rp.tricks):
+        return False
+    trick = rp.tricks[-1]
+    unfinished = bool(trick.unknown) or len(trick.plays) + len(trick.omitted) < 4
+    return unfinished and trick.leader % 2 == rp.declarer % 2
 
 
 def _kept_through(rp: Replay) -> Iterator[tuple[tuple[int, int], OtherReading]]:

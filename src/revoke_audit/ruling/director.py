@@ -185,6 +185,8 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
         return ""
     if reading.kept:
         return _deal_error_words(f, reading)
+    if reading.last_line:
+        return _last_line_words(a)
     if reading.twin is None:
         return ("a revoke by dummy, whose cards are on view: at championship level usually the "
                 f"operator's slip - {CONFIRM}")
@@ -196,6 +198,22 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     if reading.winner is not None:
         return f"{head}; read as {twin}, {_next_lead_words(a, f, reading)}"
     return f"{head}; read as {twin}, {_other_ruling(a, f, reading)}"
+
+
+def _last_line_words(a: BoardAudit) -> str:
+    """Declarer's revoke on his own side's lead, on the record's unfinished last trick: a
+    likely slip of the operator's; whether the ruling depends on it (without the revoke there
+    is no ruling: declarer keeps the tricks the record gives him)."""
+    r = a.ruling
+    head = ("declarer's card on his own side's lead, on the record's unfinished last trick "
+            f"before it ends: very likely the operator's slip - {CONFIRM}")
+    if r.tricks_played is None:
+        return head
+    if r.tricks_adjusted == r.tricks_played and a.ruling_64c != ADJUSTED_64C:
+        return (f"{head}; without the revoke there is no ruling and the result stands: the "
+                f"ruling is the same either way ({r.tricks_played} tricks for declarer)")
+    return (f"{head}; without the revoke there is no ruling: declarer would keep "
+            f"{r.tricks_played} tricks, not the ruling's")
 
 
 def _next_lead_words(a: BoardAudit, f: Finding, reading) -> str:
@@ -260,6 +278,8 @@ def confirm_cells(a: BoardAudit) -> str | None:
         card = next((f.card for f in a.replay.revokes if (f.trick, f.seat) == (trick, seat)),
                     None)
         what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
+        if reading.last_line:
+            what = "declarer, last line"
         if reading.kept:
             what = f"kept {holding_str(reading.kept)}: deal error?"
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
