@@ -411,3 +411,13 @@ def test_the_result_64c_assigns_is_the_final_result_everywhere():
     assert "  result: 3H-3 -> 3H-3 -> 3H= (64C: the final result)" in steps
     assert "  score N-S: -150 -> -150 -> 140 (64C: the final result)" in steps
     assert ": 3H-3 -150 -> 3H= 140 (" in director_line(row)
+
+
+def test_the_page_shows_the_result_64c_assigns():
+    """The director's page of a board: after = the 64C result where it assigns one
+    (EAST_KEEPS_TRUMP_10 after the round: 3H-3, N-S -150 -> 3H=, N-S +140)."""
+    from revoke_audit.reports.html_page import section
+    from revoke_audit.reports.rows import render
+    a, _cells, _words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
+    page = section(render(a), a, 1)
+    assert (page["before"], page["after"]) == ("3H-3, N-S -150", "3H=, N-S 140")
