@@ -411,6 +411,7 @@ def test_the_result_64c_assigns_is_the_final_result_everywhere():
     assert "  result: 3H-3 -> 3H-3 -> 3H= (64C: the final result)" in steps
     assert "  score N-S: -150 -> -150 -> 140 (64C: the final result)" in steps
     assert ": 3H-3 -150 -> 3H= 140 (" in director_line(row)
+    assert "64C assigns the result after the arrow" in director_line(row)
 
 
 def test_the_page_shows_the_result_64c_assigns():

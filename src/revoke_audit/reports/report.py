@@ -398,7 +398,7 @@ def director_line(row: dict[str, object]) -> str:
     if row.get("review_64c") is True:
         why += "; 64C review" if why else "64C review"
     if row.get("ruling_64c") == "adjusted":
-        law = f"64C: {_with_score(str(row['result_64c'] or '?'), row.get('score_ns_64c'))}"
+        law = "64C assigns the result after the arrow"  # the one the Director signs
         why += f"; {law}" if why else law
     if row.get("confirm_card"):
         confirm = f"confirm the card with the record's source before signing: {row['confirm_card']}"
