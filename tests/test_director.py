@@ -200,7 +200,7 @@ def test_declarers_revoke_on_the_records_unfinished_last_line_is_confirmed():
             f"before it ends: very likely the operator's slip - {CONFIRM}; without the revoke "
             "there is no ruling and the result stands: the ruling is the same either way (10 "
             "tricks for declarer)") in words
-    assert board_row(a)["confirm_card"] == "trick 5 South S7 (declarer, last line)"
+    assert board_row(a)["confirm_card"] == "trick 5 South S7 (declarer: last line)"
     a = audit_board(rec, AuditOptions(equity=False, discovered="table"))
     assert a.ruling.tricks_adjusted == 9
     (words,) = _words(a)
@@ -213,3 +213,12 @@ def test_declarers_revoke_on_a_finished_trick_is_not_asked_to_be_confirmed():
     with play going on: a revoke as recorded, no slip to confirm."""
     a = _audit(D2, "3NT", DECLARER_REVOKES_5)
     assert all(CONFIRM not in w for w in _words(a))
+
+
+def test_a_confirm_cell_has_no_comma():
+    """boards.csv's cells after the field's are patched as plain text (``field_reports``):
+    confirm_card must hold no comma, whatever its kind."""
+    rec = board(D2, "3NT", "S", DECLARER_LAST_LINE, result=10)
+    cells = [board_row(audit_board(rec, AuditOptions(equity=False)))["confirm_card"],
+             board_row(_audit(D2, "3NT", DUMMY_REVOKES_1))["confirm_card"]]
+    assert all(c and "," not in c for c in cells)

@@ -279,7 +279,7 @@ def confirm_cells(a: BoardAudit) -> str | None:
                     None)
         what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
         if reading.last_line:
-            what = "declarer, last line"
+            what = "declarer: last line"
         if reading.kept:
             what = f"kept {holding_str(reading.kept)}: deal error?"
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
