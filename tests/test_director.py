@@ -2,7 +2,8 @@
 that may be the recorder's slip, and any revoke by dummy - and whether the ruling depends on
 it.  The plays are those of ``deals.py``; each other reading is worked out by hand below."""
 from builders import board
-from deals import D1, D2, DUMMY_REVOKES_1, WEST_REVOKES_4, WEST_RUFFS_2
+from deals import (BASE2, D1, D2, DECLARER_REVOKES_5, DUMMY_REVOKES_1, WEST_REVOKES_4,
+                   WEST_RUFFS_2)
 
 from revoke_audit.ruling.audit import audit_board
 from revoke_audit.ruling.director import CONFIRM, ruling_text
@@ -28,7 +29,8 @@ def test_a_slip_whose_other_reading_rules_the_same():
     a = _audit(D2, "3NT", DUMMY_REVOKES_1)
     (words,) = _words(a)
     assert (f"possibly a recording slip (he held H3, of the same rank): {CONFIRM}; read as H3, "
-            "his C3 on trick 2 becomes the revoke and the ruling is the same either way (10 "
+            "his C3 on trick 2 becomes the revoke (holding H4 H2) and the ruling is the same "
+            "either way (10 "
             "tricks for declarer)") in words
     row = board_row(a)
     assert row["confirm_card"] == "trick 1 North C3 (H3?)"
@@ -153,3 +155,70 @@ def test_a_slip_whose_other_reading_the_next_lead_confirms():
             "follow a club lead, holding C7 C6 C5 C4 C3 C2, which East's lead explains: the "
             "reading H5 is the likelier: read that way, there is no revoke: no ruling, "
             "declarer keeps 4 tricks") in first
+
+
+# D2 (3NT by South), West's S5 written at trick 5 where he held D765: a possible slip for D5.
+# 1-4 as BASE2 (E, E, E, N).  5: N DA, E D2, S D8, W S5 (revoke, holding D765) -> N.
+# 6: N SA, E ST, S S8, W S4 -> N.  7: N S2, E SJ, S S7, W H7 (no spade left as recorded) -> E.
+# 8: E C6, S CA, W C2, N C3 -> S.  9-11: S CK, CQ, CJ (W C9, CT, then D5) -> S.
+# 12: S D9, W D6, N DK, E D3 -> N.  13: N DQ, E D4, S DT, W D7 -> N.  Declarer 9.
+WEST_S5_FOR_D5 = BASE2[:4] + [
+    "N:DA E:D2 S:D8 W:S5", "N:SA E:ST S:S8 W:S4", "N:S2 E:SJ S:S7 W:H7",
+    "E:C6 S:CA W:C2 N:C3", "S:CK W:C9 N:C4 E:C7", "S:CQ W:CT N:C5 E:C8",
+    "S:CJ W:D5 N:DJ E:S9", "S:D9 W:D6 N:DK E:D3", "N:DQ E:D4 S:DT W:D7"]
+
+
+def test_the_other_reading_names_the_card_played_at_the_later_trick():
+    """WEST_S5_FOR_D5: read as D5 at trick 5 (West follows; North's DA still wins it), West
+    keeps S5, and at trick 7 (North's S2 lead) his H7 fails to follow holding S5: that card,
+    not the S5 of trick 5, becomes the revoke.  It is found after the round (64B5) either way,
+    and East-West win trick 7 either way, so declarer keeps the 9 played either way."""
+    a = _audit(D2, "3NT", WEST_S5_FOR_D5)
+    (words,) = _words(a)
+    assert ("read as D5, his H7 on trick 7 becomes the revoke (holding S5) and the ruling is "
+            "the same either way (9 tricks for declarer)") in words
+    assert board_row(a)["confirm_card"] == "trick 5 West S5 (D5?)"
+
+
+# D2 (3NT by South), tricks 1-4 as BASE2 (E, E, E, N); the record's last line is trick 5,
+# unfinished: N DA, E D2, S S7 (South, declarer, holds DT D9 D8), West's card not recorded;
+# then the Result, 10 tricks (the claim).  North's DA wins trick 5 whatever West plays (the top diamond, no
+# trump).  The revoke is established by the claim (63A3); had the table known, 64A2 takes one
+# trick (North, of the offending side, won the revoke trick): 9.
+DECLARER_LAST_LINE = BASE2[:4] + ["N:DA E:D2 S:S7 W:-"]
+
+
+def test_declarers_revoke_on_the_records_unfinished_last_line_is_confirmed():
+    """Declarer failing to follow his own side's lead on the record's unfinished last trick
+    is far likelier the operator's slip: confirmed like dummy's.  After the round (64B5) the
+    result stands (10) and without the revoke there is no ruling either: the same either way.
+    At the table 64A2 gives 9: without the revoke declarer keeps 10, so it matters."""
+    rec = board(D2, "3NT", "S", DECLARER_LAST_LINE, result=10)
+    a = audit_board(rec, AuditOptions(equity=False))
+    (words,) = _words(a)
+    assert (f"declarer's card on his own side's lead, on the record's unfinished last trick "
+            f"before it ends: very likely the operator's slip - {CONFIRM}; without the revoke "
+            "there is no ruling and the result stands: the ruling is the same either way (10 "
+            "tricks for declarer)") in words
+    assert board_row(a)["confirm_card"] == "trick 5 South S7 (declarer: last line)"
+    a = audit_board(rec, AuditOptions(equity=False, discovered="table"))
+    assert a.ruling.tricks_adjusted == 9
+    (words,) = _words(a)
+    assert "without the revoke there is no ruling: declarer would keep 10 tricks, not the " \
+        "ruling's" in words
+
+
+def test_declarers_revoke_on_a_finished_trick_is_not_asked_to_be_confirmed():
+    """DECLARER_REVOKES_5 (D2): South's S7 on North's DA lead holding DT98, a complete trick
+    with play going on: a revoke as recorded, no slip to confirm."""
+    a = _audit(D2, "3NT", DECLARER_REVOKES_5)
+    assert all(CONFIRM not in w for w in _words(a))
+
+
+def test_a_confirm_cell_has_no_comma():
+    """boards.csv's cells after the field's are patched as plain text (``field_reports``):
+    confirm_card must hold no comma, whatever its kind."""
+    rec = board(D2, "3NT", "S", DECLARER_LAST_LINE, result=10)
+    cells = [board_row(audit_board(rec, AuditOptions(equity=False)))["confirm_card"],
+             board_row(_audit(D2, "3NT", DUMMY_REVOKES_1))["confirm_card"]]
+    assert all(c and "," not in c for c in cells)

@@ -12,7 +12,11 @@ from deals import (BASE2, BOTH_SIDES, D1, D2, DECLARER_RUFFS_10, DUMMY_REVOKES_1
 from revoke_audit.ruling.audit import audit_board
 from revoke_audit.formats import read_boards
 from revoke_audit.ruling.options import AuditOptions
-from revoke_audit.reports.rows import board_row
+from revoke_audit.reports.corrections import correction
+from revoke_audit.reports.explain import ruling_steps
+from revoke_audit.reports.report import director_line
+from revoke_audit.reports.rows import board_row, render
+from revoke_audit.ruling.director import ruling_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -128,9 +132,11 @@ def test_the_tables_ruling_in_the_result_is_not_applied_twice(discovered):
     """fixtures/rulings/table-ruling-in-result.pbn (worked out in its comment).  Board 5: the
     cards give 7, Result 6 = 7 - 1 (64A2): the table ruled; 2H-2, N-S -200.  Board 3: the cards
     give 7, Result 9 = 7 + 2 (64A2 of the 1997 Laws, in force on the record's date; the 2017
-    Laws give 8): the table ruled; 3NT=, N-S -600.  Either way nothing more moves."""
+    Laws give 8): the table ruled; 3NT=, N-S -600.  Either way nothing more moves, and the
+    score as the table scored it (``score_ns``) is the stated result's, never the score of the
+    cards' 7 that nobody had (2H-1 +100 and 3NT-2 +200 are nobody's)."""
     audits = _rows("table-ruling-in-result.pbn", discovered=discovered)
-    want = {"5": (6, 7, 7, 6, 6, "2H-2", -100, -200), "3": (9, 7, 7, 9, 9, "3NT=", 200, -600)}
+    want = {"5": (6, 7, 7, 6, 6, "2H-2", -200, -200), "3": (9, 7, 7, 9, 9, "3NT=", -600, -600)}
     for number, expected in want.items():
         row = board_row(audits[number])
         assert tuple(row[c] for c in (
@@ -139,8 +145,12 @@ def test_the_tables_ruling_in_the_result_is_not_applied_twice(discovered):
         assert row["ruling_basis"] == "table ruling in record"
         notes = [f for f in audits[number].findings if f.code == "LW002"]
         assert len(notes) == 1
-    assert "64A2 (the 2017 Laws) moves 1 trick" in _note(audits["5"])
-    assert "64A2 (the 1997 Laws) moves 2 tricks" in _note(audits["3"])
+    assert ("every legal way of playing tricks 12-13 gives declarer 7, by the cards (the "
+            "record stops after trick 11); only 7 with 64A2's 1 trick (the 2017 Laws) gives the "
+            "stated 6") in _note(audits["5"])
+    assert ("every legal way of playing tricks 11-13 gives declarer 7, by the cards (the "
+            "record stops in trick 11)") in _note(audits["3"])
+    assert "7 with 64A2's 2 tricks (the 1997 Laws) gives the stated 9" in _note(audits["3"])
 
 
 def _note(audit):
@@ -159,7 +169,8 @@ def test_a_result_the_cards_cannot_give_and_no_ruling_explains_is_a_record_error
     (tmp_path / "x.pbn").write_text(text)
     (tmp_path / "y.pbn").write_text(text.replace("2020.06.20", "1997.06.20"))
     dated_1997 = [r for r in read_boards([tmp_path / "y.pbn"]) if r.board == "5"]
-    assert "(the 1997 Laws) moves 2 tricks" in _note(audit_board(dated_1997[0]))
+    assert "64A2's 2 tricks (the 1997 Laws) gives the stated 5" in _note(
+        audit_board(dated_1997[0]))
     records = [r for r in read_boards([tmp_path / "x.pbn"]) if r.board == "5"]
     a = audit_board(records[0])
     codes = [f.code for f in a.findings]
@@ -251,3 +262,55 @@ def test_the_1997_second_trick_is_not_decided_on_tricks_never_recorded():
     assert (f.code, f.law, f.transferred, r.tricks_adjusted) == ("RV001", "64A2", 1, 10)
     assert ("not known from the record: had West won a trick of the claim with H7, which he "
             "could have played to trick 3, the 1997 Laws would transfer a second trick") in f.message
+
+
+def test_a_tables_ruling_in_the_result_is_what_the_table_scored():
+    """Board 3 of the fixture (worked out in its comment): the Result (9) holds the table's
+    64A2 ruling of the 1997 Laws, so the result as scored at the table is the adjusted one -
+    no correction to enter, the score before is the stated 3NT= -600 (not the cards' 3NT-2
+    +200, a score nobody had).  The record stops in trick 11 (N DT, E D6, S D9): West holds
+    HA H6 D2 and must follow with D2, North's DT wins, and North's C9 C5 are the only clubs
+    left, so he must win tricks 12 and 13 with them (either order): said as what the cards
+    force, never as a trick played."""
+    a = _rows("table-ruling-in-result.pbn")["3"]
+    revoke = next(f for f in a.findings if f.code == "RV001")
+    assert ("plus one because North must win tricks 12 and 13 with C9 and C5, by the cards "
+            "(the record stops in trick 11), either of which he could legally have played to "
+            "trick 9") in revoke.message
+    assert "won trick 12" not in revoke.message
+    words = ruling_text(a, revoke)
+    assert ("tricks for declarer: 7 by the cards, 9 in the result; as scored at the table: 3NT= "
+            "by West, N-S -600, E-W +600 (the table's 64A2 ruling, already in the result); no "
+            "change") in words
+    assert "final result" not in words
+    assert correction(render(a)) is None
+    assert ruling_steps(a)[-2:] == [
+        "  as scored at the table: 3NT= by West, N-S -600, E-W +600 (the table's 64A2",
+        "    ruling, already in the result); no change"]
+    assert "3NT= -600 -> 3NT= -600" in director_line(board_row(a))
+
+
+def test_a_tables_ruling_over_a_range_names_the_range(tmp_path):
+    """Board 5 of the fixture cut after trick 8 (the revoke trick; West won it).  Declarer's
+    side has 4 (tricks 2, 3, 4, 6).  Left: N DT D9 C9 C7 C5, E SQ CQ CJ CT C6, S H9 H4 H3 CK
+    C4, W S8 S5 S4 CA C8; West to lead.  South's H9 H4 H3 are the only trumps left, so each
+    wins a trick: at least 3 more (7); with the defenders' help all 5 (9): West leads S4,
+    South ruffs with H3 and leads C4, East ducks North's C9, North's DT and D9 win (nobody
+    else holds a diamond) while West throws his CA, and South's last trumps take the rest.
+    The cards allow 7 to 9.  64A2 (West won the revoke trick, N-S a later one) takes 1: only 7 - 1 gives
+    the stated 6 (8 and 9 give 7 and 8).  The tool's pick of 7 is the one the ruling fits,
+    never said as what the cards give."""
+    text = (FIXTURES / "rulings" / "table-ruling-in-result.pbn").read_text()
+    text = text.replace("S5 C5 SQ H4\nC8 C7 CQ C4\nCA C9 CJ CK\n", "")
+    (tmp_path / "cut.pbn").write_text(text)
+    a = next(audit_board(r) for r in read_boards([tmp_path / "cut.pbn"]) if r.board == "5")
+    assert a.ruling.basis == "table ruling in record"
+    assert ("the cards allow declarer 7 to 9 over tricks 9-13 (the record stops after trick "
+            "8); only 7 with 64A2's 1 trick (the 2017 Laws) gives the stated 6") in _note(a)
+    assert "the cards give" not in _note(a)
+    revoke = next(f for f in a.findings if f.code == "RV001")
+    assert ("tricks for declarer: 7 to 9 by the cards (7 the one the table's ruling fits), 6 "
+            "in the result") in ruling_text(a, revoke)
+    assert ruling_steps(a)[1] == ("  tricks for declarer: 7 to 9 by the cards (7 the one the "
+                                  "table's ruling fits)")
+    assert board_row(a)["score_ns"] == -200 and correction(render(a)) is None

@@ -58,8 +58,8 @@ def test_major_penalty_card_not_led_at_the_first_legal_opportunity_2017(log):
     f = next(f for f in a.findings if f.code == "RV002")
     assert f.message == (
         "trick 4: East (defender) did not play the major penalty card C6 (Law 50D1; log line 2) "
-        "but led SQ: a failure to play a penalty card: no automatic transfer (64B3); refer to "
-        "the Director under 64C")
+        "but led SQ: a failure to play a penalty card: no automatic transfer (64B3); redress only "
+        "under 64C")
     assert (f.log_line, f.established, f.card, f.held) == (2, True, parse_card("SQ"),
                                                            1 << parse_card("C6"))
     assert a.replay.revokes[0].kind == PENALTY_CARD

@@ -281,11 +281,11 @@ def test_64c_assigns_what_the_revoke_cost_beyond_the_rectification():
     assert a.ruling.tricks_adjusted == 6  # the automatic result is not touched
     assert ("the revoke itself cost North-South 3 tricks (double dummy from trick 10"
             in words[0])
-    assert ("no automatic transfer gives any back: 64C: North-South are due 3 tricks more, the "
+    assert ("no automatic transfer gives any back: North-South are due 3 tricks more, the "
             "Director assigns 3H= by South: N-S +140, E-W -140") in words[0]
     a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="table")
     assert cells == ("adjusted", 9, "3H=", 140) and a.ruling.tricks_adjusted == 7
-    assert "the rectification gives back 1 trick: 64C: North-South are due 2 tricks more" in words[0]
+    assert "the rectification gives back 1 trick: North-South are due 2 tricks more" in words[0]
 
 
 def test_64c_no_damage_when_the_revoke_cost_nothing():
@@ -293,7 +293,8 @@ def test_64c_no_damage_when_the_revoke_cost_nothing():
     ruled stands - 8 after the round (3NT-1, -50), 9 at the table (3NT=, +400)."""
     _a, cells, words = _decided(D2, "3NT", WEST_REVOKES_9, discovered="after-round")
     assert cells == ("no damage", 8, "3NT-1", -50)
-    assert words[0].endswith("64C: no damage, the result stands; basis: 64B5.")
+    assert "; 64C considered: the revoke itself cost North-South nothing" in words[0]
+    assert words[0].endswith("): no damage, the result stands; basis: 64B5.")
     _a, cells, _words = _decided(D2, "3NT", WEST_REVOKES_9, discovered="table")
     assert cells == ("no damage", 9, "3NT=", 400)
 
@@ -326,7 +327,7 @@ def test_64c_by_the_cards_when_every_legal_play_gives_the_same():
 def test_64c_is_not_assessed_without_the_solver():
     _a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, equity=False)
     assert cells == ("not assessed", None, None, None)
-    assert "64C: not assessed (no double-dummy figures: --no-equity)" in words[0]
+    assert "64C considered: not assessed (no double-dummy figures: --no-equity)" in words[0]
     _a, cells, _words = _decided(D2, "3NT", BASE2)
     assert cells == ("none", None, None, None)
 
@@ -378,7 +379,7 @@ def test_64c_measures_each_of_several_revokes_from_its_own_position():
     assert "from trick 6" not in words[1]
     for w in words:
         assert ("the 2 revokes together cost North-South 1 trick (64C2(a): the sum of their "
-                "own costs); no automatic transfer gives any back: 64C: North-South are due 1 "
+                "own costs); no automatic transfer gives any back: North-South are due 1 "
                 "trick more, the Director assigns 4H+3 by South") in w
     (eq,) = [f for f in a.findings if f.code == "EQ001"]
     assert "the 2 revokes cost North-South 1 trick" in eq.message
@@ -398,3 +399,42 @@ def test_a_cost_the_cards_do_not_settle_is_seen_without_the_search(monkeypatch):
     a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
     assert cells == ("adjusted", 9, "3H=", 140)
     assert "double dummy from trick 10" in words[0]
+
+
+def test_the_result_64c_assigns_is_the_final_result_everywhere():
+    """EAST_KEEPS_TRUMP_10 after the round (see above): no transfer, so the automatic result
+    is the 6 played, 3H-3, N-S -150 (not vulnerable: 3 x 50 to E-W); 64C assigns 9, 3H=,
+    N-S +140 (3 x 30 + 50 for a partscore).
+    The paragraph calls 3H-3 the result before 64C, never the final result; the correction
+    line, the explain steps and the director's line go to the 64C result, the one the Director
+    signs (boards.csv keeps the automatic score in score_ns_adjusted)."""
+    from revoke_audit.reports.corrections import correction
+    from revoke_audit.reports.explain import ruling_steps
+    from revoke_audit.reports.report import director_line
+    from revoke_audit.reports.rows import render
+    a, cells, words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
+    assert cells == ("adjusted", 9, "3H=", 140)
+    assert "result before 64C 3H-3 by South: N-S -150, E-W +150" in words[0]
+    assert "final result 3H-3" not in words[0]
+    assert ("the Director assigns 3H= by South: N-S +140, E-W -140: the final result"
+            in words[0])
+    row = board_row(a)
+    assert (row["result_adjusted"], row["score_ns_adjusted"]) == ("3H-3", -150)
+    c = correction(render(a))
+    assert (c.result_before, c.score_ns_before, c.result_after, c.score_ns_after, c.basis) == \
+        ("3H-3", -150, "3H=", 140, "64C")
+    steps = ruling_steps(a)
+    assert "  result: 3H-3 -> 3H-3 -> 3H= (64C: the final result)" in steps
+    assert "  score N-S: -150 -> -150 -> 140 (64C: the final result)" in steps
+    assert ": 3H-3 -150 -> 3H= 140 (" in director_line(row)
+    assert "64C assigns the result after the arrow" in director_line(row)
+
+
+def test_the_page_shows_the_result_64c_assigns():
+    """The director's page of a board: after = the 64C result where it assigns one
+    (EAST_KEEPS_TRUMP_10 after the round: 3H-3, N-S -150 -> 3H=, N-S +140)."""
+    from revoke_audit.reports.html_page import section
+    from revoke_audit.reports.rows import render
+    a, _cells, _words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
+    page = section(render(a), a, 1)
+    assert (page["before"], page["after"]) == ("3H-3, N-S -150", "3H=, N-S 140")

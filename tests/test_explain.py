@@ -52,8 +52,8 @@ Play: * revoke, ! extra card (back to the hand), (none) no card played
 Findings:
   line 63: RV002 [64B5] trick 3: West (defender) played D5 on a heart lead
     holding H7 H6: found after the round ended: no automatic transfer (64B5);
-    refer to the Director under 64C (had attention been drawn in time, 1 trick
-    would have been transferred)
+    redress only under 64C (had attention been drawn in time, 1 trick would have
+    been transferred)
 
 Discovery: after-round (--discovered, the default); no director's log was given
   (--table-facts). Had the table known (a log row 'discovered table'),
@@ -71,13 +71,13 @@ Ruling (Laws 2017):
 Director's ruling:
   Hal West (West, defender), trick 3: played D5 on a heart lead holding H7 H6
     (Law 61A); established when his partner played to trick 4 (63A1); found
-    after the round ended: no automatic transfer (64B5); refer to the Director
-    under 64C (had attention been drawn in time, 1 trick would have been
-    transferred); tricks for declarer: 10 played, 10 adjusted (11 had the table
-    known in time); final result 3NT+1 by South: N-S +430, E-W -430; the revoke
-    itself cost North-South nothing (double dummy from trick 3, following suit
-    against the card played: North-South 0 tricks worse off; 10 for declarer had
-    he followed): 64C: no damage, the result stands; basis: 64B5.
+    after the round ended: no automatic transfer (64B5); redress only under 64C
+    (had attention been drawn in time, 1 trick would have been transferred);
+    tricks for declarer: 10 played, 10 adjusted (11 had the table known in
+    time); final result 3NT+1 by South: N-S +430, E-W -430; 64C considered: the
+    revoke itself cost North-South nothing (double dummy from trick 3, following
+    suit against the card played: North-South 0 tricks worse off; 10 for
+    declarer had he followed): no damage, the result stands; basis: 64B5.
 """
 
 

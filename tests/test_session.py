@@ -148,23 +148,41 @@ def test_the_corrections_head_the_directors_page(tmp_path):
     assert "<td>3S-1 by N (-100)</td><td>3S+1 (+170)</td><td>64A1</td>" in table
 
 
-def test_without_the_log_nothing_is_corrected(tmp_path):
+def test_without_the_log_only_law_64c_corrects(tmp_path):
+    """Without the log both revokes are found after the round (64B5: no transfer), and the
+    only correction is board 2 at table 1, where Law 64C assigns a result (see below): 3S-1,
+    N-S -100 as played -> 3S= (nine tricks, vulnerable: 90 + 50 partscore), N-S +140, the
+    result the Director signs."""
     r, out = _audit(tmp_path, SESSION, log=False)
-    assert out["corrections"] == [] and "score corrections" not in r.output
+    assert [(c["board"], c["table"], c["result_before"], c["score_ns_before"],
+             c["result_after"], c["score_ns_after"], c["basis"])
+            for c in out["corrections"]] == [("2", "1", "3S-1", "-100", "3S=", "140", "64C")]
+    assert "3S-1 by N (N-S -100) -> 3S= (N-S +140); 64C" in r.output
 
 
-def test_without_the_log_both_revokes_are_after_the_round_and_nothing_moves(tmp_path):
+def test_without_the_log_both_revokes_are_after_the_round_and_only_64c_moves(tmp_path):
     r, out = _audit(tmp_path, SESSION, log=False)
-    before = {k: (v[0], v[0], v[2], v[2]) for k, v in BOARDS.items()}
-    assert _boards(out["boards"]) == before
     # board 2 after the round: following with H9, trick 4 is East's (HK) instead of West's,
     # and the solver gives declarer 9 tricks from there, not the 8 he took: the revoke cost
-    # N-S a trick and no transfer gives it back, so the equity check (64C) flags it
+    # N-S a trick and no transfer gives it back, so 64C assigns 3S=, N-S +140.  The
+    # automatic score (score_ns_adjusted) stays -100; the field scores the signed +140:
+    # board 2: t1 +140, t2 +140, t3 +170 -> 1 1 4 MP of 4 -> 25 / 25 / 100.
     assert {(f["board"], f["code"], f["law"]) for f in out["findings"]} == \
         {("2", "RV002", "64B5"), ("2", "EQ001", "64C"), ("3", "RV002", "64B5")}
-    assert [s[4] for s in _standings(out["standings"])] == \
-        [s[5] for s in _standings(out["standings"])]
-    assert "what the adjustments change" not in r.output
+    want = {k: (v[0], v[0], v[2], v[2]) for k, v in BOARDS.items()}
+    want[("2", "1")], want[("2", "2")] = (-100, -100, 0.0, 25.0), (140, 140, 50.0, 25.0)
+    assert _boards(out["boards"]) == want
+    signed = {(b["board"], b["room"]): (b["result_64c"], b["score_ns_64c"])
+              for b in out["boards"] if b["ruling_64c"] == "adjusted"}
+    assert signed == {("2", "1"): ("3S=", "140")}
+    # N-S pair 1 (0 25 75 100 50 50) = 50.00, pair 2 (50 25 75 50 100 50) = 58.33, pair 3
+    # unchanged 41.67; E-W: Baker-Dunn 18 -> 17 MP of 24 = 70.83, Jones-Lamb 11 -> 12 = 50.00,
+    # Ford-Hunt 7 = 29.17 unchanged.  Ranks stay as they were.
+    got = {(s[0], s[1]): (s[3], s[4], s[5]) for s in _standings(out["standings"])}
+    assert got[("NS", "Ann Archer & Cy Cole")] == ("50.0", "2", "2")
+    assert got[("NS", "Ed Evans & Gus Grant")] == ("58.33", "1", "1")
+    assert got[("EW", "Bob Baker & Di Dunn")] == ("70.83", "1", "1")
+    assert got[("EW", "Jo Jones & Lu Lamb")] == ("50.0", "2", "2")
 
 
 def test_one_lin_per_table_gives_the_same_figures(tmp_path):

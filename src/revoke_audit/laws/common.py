@@ -53,6 +53,7 @@ class Ruling:
     tricks_by_cards: int | None = None  # what the recorded cards give (``replay.by_cards``)
     tricks_automatic: int | None = None  # the automatic rectification had the table known
     basis: str = "none"  # boards.csv ruling_basis: which rule gave tricks_adjusted
+    cards_span: tuple[int, int] | None = None  # with the table's ruling: what the cards allow
 
     def revoked(self, rp: Replay, seat: int) -> None:
         """Note that ``seat``'s side has an established (or deemed) revoke."""

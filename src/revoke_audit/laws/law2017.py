@@ -154,32 +154,32 @@ class Laws2017:
             return None
         if self.corrects_twelfth(rp, fact):
             return "64B5", ("found after the round ended: too late for the 62D correction of a "
-                            "trick-12 revoke and no automatic transfer (64B5); refer to the "
-                            "Director under 64C")
+                            "trick-12 revoke and no automatic transfer (64B5); redress only "
+                            "under 64C")
         if not self.transfer(rp, fact, TrickPool(rp, winners(rp)))[0]:
             return None  # none was due at the table either (64B1)
         moved = self._would_move(rp, fact, earlier)
         if not moved:
-            return "64B5", ("found after the round ended: no automatic transfer (64B5); refer "
-                            "to the Director under 64C (had attention been drawn in time, no "
+            return "64B5", ("found after the round ended: no automatic transfer (64B5); redress "
+                            "only under 64C (had attention been drawn in time, no "
                             "trick would have been transferred for it: the tricks "
                             f"{side_name(fact.seat)} won from it on go to an earlier revoke)")
-        return "64B5", ("found after the round ended: no automatic transfer (64B5); refer to "
-                        "the Director under 64C (had attention been drawn in time, "
+        return "64B5", ("found after the round ended: no automatic transfer (64B5); redress "
+                        "only under 64C (had attention been drawn in time, "
                         f"{tricks(moved)} would have been transferred)")
 
     def b3_dummy(self, rp, fact, earlier, discovered):
         """64B3: a revoke by dummy (failure to play any card of dummy) carries no transfer."""
         if rp.declarer is not None and fact.seat == (rp.declarer + 2) % 4:
-            return "64B3", "revoke by dummy: no automatic transfer (64B3); 64C may apply"
+            return "64B3", "revoke by dummy: no automatic transfer (64B3); redress only under 64C"
         return None
 
     def b3_penalty_card(self, rp, fact, earlier, discovered):
         """64B3: a failure to play a penalty card (known from a director's log) carries no
         automatic transfer, whenever it was found; 64C may give redress."""
         if fact.kind == PENALTY_CARD:
-            return "64B3", (f"{self.b3_words}: no automatic transfer (64B3); refer to the "
-                            "Director under 64C")
+            return "64B3", (f"{self.b3_words}: no automatic transfer (64B3); redress only "
+                            "under 64C")
         return None
 
     def b6_duty(self, rp, fact, earlier, discovered):

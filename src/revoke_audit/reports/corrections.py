@@ -4,8 +4,9 @@ its event, section, round, table, board, pairs, result and N-S score before -> a
 clauses it rests on.  ``--corrections FILE`` writes them as CSV; the director's page shows them
 at its top and the text output at its end.
 
-A board is corrected when its final result (``result_adjusted`` in boards.csv) differs from
-the result as played; a board whose stated result already holds the table's own ruling
+A board is corrected when its final result - the one the Director signs: ``result_64c`` in
+boards.csv where Law 64C assigns one, else ``result_adjusted`` - differs from the result as
+played; a board whose stated result already holds the table's own ruling
 (``ruling_basis`` "table ruling in record", Law 64A applied at the table) is not: the scoring
 program has it already."""
 from __future__ import annotations
@@ -15,8 +16,7 @@ import io
 from typing import Iterator, NamedTuple
 
 from .report import clean_text, safe_cell
-from .rows import LeanRow, Rendered
-from ..scoring import result_string
+from .rows import LeanRow, Rendered, result_before, result_signed
 
 CORRECTION_COLUMNS = ("event", "section", "round", "table", "board", "ns_pair", "ew_pair",
                       "declarer", "result_before", "score_ns_before", "result_after",
@@ -65,8 +65,7 @@ def correction(r: Rendered) -> Correction | None:
         return None  # has no adjustment: the cheap test first
     if row.get("ruling_basis") == _ALREADY_IN_RECORD:
         return None
-    contract = str(row.get("contract") or "")
-    before = result_string(contract or None, _int(row.get("tricks_played")))
+    before = result_before(row)[0]
     after, after_score = final_result(row)
     if not after or not before or after == before:
         return None
@@ -83,8 +82,10 @@ def correction(r: Rendered) -> Correction | None:
 
 
 def final_result(row: dict) -> tuple[str, int | None]:
-    """The board's final result and N-S score as boards.csv gives them."""
-    return str(row.get("result_adjusted") or ""), _int(row.get("score_ns_adjusted"))
+    """The board's final result and N-S score, the ones the Director signs: Law 64C's where
+    it assigns one (``result_64c``, ``score_ns_64c``), else the automatic adjusted result."""
+    result, score = result_signed(row)
+    return result, _int(score)
 
 
 class Corrections:

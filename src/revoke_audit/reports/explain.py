@@ -10,7 +10,7 @@ import textwrap
 from typing import Iterable, NamedTuple
 
 from ..ruling.audit import BoardAudit, audit_board
-from ..ruling.director import ruling_text
+from ..ruling.director import cards_words, ruling_text, scored_at_table
 from ..laws import Scoring
 from ..laws.common import AFTER_ROUND, TABLE_RULING
 from ..ruling.options import AuditOptions
@@ -322,10 +322,10 @@ def ruling_steps(a: BoardAudit) -> list[str]:
     how = "played and claimed" if rp.play_status == CLAIMED else "played"
     if rp.play_status == CLAIMED and rp.stopped_at is not None and a.record.claim is None:
         how = "as the Result states"
-    if ruling.basis == TABLE_RULING:
-        how = "by the cards"
     lines = [f"Ruling (Laws {ruling.edition}):",
              f"  tricks for declarer, {how}: {_num(played)}"]
+    if ruling.basis == TABLE_RULING:
+        lines[1] = f"  tricks for declarer: {cards_words(a)}"
     moved = 0
     for f in a.findings:
         if f.transferred and f.seat is not None and rp.declarer is not None:
@@ -349,9 +349,19 @@ def ruling_steps(a: BoardAudit) -> list[str]:
         lines.append(f"  Law 64C decided: {decided}")
     if row.get("confirm_card"):
         lines.append(f"  confirm with the record's source before signing: {row['confirm_card']}")
+    if ruling.basis == TABLE_RULING:  # the table's ruling is in the result: nothing moves
+        return lines + _wrap(scored_at_table(a))
     played_res = result_string(a.record.contract, played)
-    lines.append(f"  result: {played_res or '?'} -> {row['result_adjusted'] or '?'}")
+    lines.append(f"  result: {played_res or '?'} -> {row['result_adjusted'] or '?'}"
+                 + _signed(row, "result_64c"))
     return lines + _score_lines(a, row)
+
+
+def _signed(row: dict, column: str) -> str:
+    """" -> 2S-2 (64C: the final result)" where Law 64C assigns a result, else nothing."""
+    if row.get("ruling_64c") != "adjusted" or row.get(column) is None:
+        return ""
+    return f" -> {row[column]} (64C: the final result)"
 
 
 def _director(a: BoardAudit) -> list[str]:
@@ -387,7 +397,8 @@ def _score_lines(a: BoardAudit, row: dict) -> list[str]:
                  f"{_num(row['above_ew'])} above"]
         notes = [row["scoring_notes"]] if row["scoring_notes"] else []
     else:
-        lines = [f"  score N-S: {_num(row['score_ns'])} -> {_num(row['score_ns_adjusted'])}"]
+        lines = [f"  score N-S: {_num(row['score_ns'])} -> {_num(row['score_ns_adjusted'])}"
+                 + _signed(row, "score_ns_64c")]
         notes = a.ruling.notes
     for note in notes:
         lines += _wrap("note: " + note)

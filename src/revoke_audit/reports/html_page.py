@@ -30,8 +30,7 @@ from ..formats import Limits, read_file
 from ..ruling.options import AuditOptions
 from ..core.record import BoardRecord
 from ..scoring.rescore import Fields
-from .rows import Rendered, names_a_board, render
-from ..scoring import result_string
+from .rows import Rendered, names_a_board, render, result_before, result_signed
 from ..scoring.standings import Traveller, Travellers, rank_changes, standings
 from .streamed_json import Spool
 from ..core.visible import decodable, visible
@@ -121,9 +120,8 @@ def section(r: Rendered, a: BoardAudit | None, number: int,
         "rulings": [f["ruling"] for f in r.findings if f.get("ruling")],
         "offences": [_offence(f) for f in r.findings
                      if f["code"][:2] in ("RV", "DT") and f["seat"]],
-        "before": _with_score(result_string(row["contract"] or None, row["tricks_played"]),
-                              row["score_ns"]),
-        "after": _with_score(row["result_adjusted"], row["score_ns_adjusted"]),
+        "before": _with_score(*result_before(row)),
+        "after": _with_score(*result_signed(row)),  # Law 64C's where it assigns one
         "audit": a is not None, "log": None,
         "field": _field(field) if field is not None else None,
     }
@@ -411,9 +409,8 @@ def _index_row(r: Rendered, number: int) -> dict:
             "source": f"{row['source']}:{row['line']}", "title": _title(row),
             "codes": ", ".join(sorted({str(f["code"]) for f in r.findings
                                        if f["code"][:2] in ("RV", "DT")})),
-            "before": _with_score(result_string(row["contract"] or None, row["tricks_played"]),
-                                  row["score_ns"]),
-            "after": _with_score(row["result_adjusted"], row["score_ns_adjusted"]),
+            "before": _with_score(*result_before(row)),
+            "after": _with_score(*result_signed(row)),
             "basis": row.get("ruling_basis") or ""}
 
 

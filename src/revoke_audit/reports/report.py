@@ -20,8 +20,7 @@ from contextlib import contextmanager
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..core.codes import annotation_level
-from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered
-from ..scoring import result_string
+from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered, result_before, result_signed
 from .targets import FileTarget, ReportError, file_target
 from ..core.visible import QUOTED_START, safe_cell, visible  # noqa: F401 (QUOTED_START: for callers)
 
@@ -390,16 +389,16 @@ def director_line(row: dict[str, object]) -> str:
                            _pair("E-W", row["east"], row["west"])) if d]
     if details:
         where += f" ({', '.join(details)})"
-    played = result_string(_str(row["contract"]) or None, _int(row["tricks_played"])) or "?"
-    adjusted = str(row["result_adjusted"] or "?")
-    before = _with_score(played, row["score_ns"])
-    after = _with_score(adjusted, row["score_ns_adjusted"])
+    played, score = result_before(row)
+    adjusted, signed = result_signed(row)  # Law 64C's where it assigns one
+    before = _with_score(played or "?", score)
+    after = _with_score(adjusted or "?", signed)
     basis = _str(row.get("ruling_basis"))
     why = _BASIS_WORDS.get(basis, basis) if basis and basis != "none" else ""
     if row.get("review_64c") is True:
         why += "; 64C review" if why else "64C review"
     if row.get("ruling_64c") == "adjusted":
-        law = f"64C: {_with_score(str(row['result_64c'] or '?'), row.get('score_ns_64c'))}"
+        law = "64C assigns the result after the arrow"  # the one the Director signs
         why += f"; {law}" if why else law
     if row.get("confirm_card"):
         confirm = f"confirm the card with the record's source before signing: {row['confirm_card']}"
@@ -436,10 +435,6 @@ def _with_score(result: str, score: object) -> str:
 
 def _str(value: object) -> str:
     return "" if value is None else str(value)
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) else None
 
 
 _GITHUB_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}

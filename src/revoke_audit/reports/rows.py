@@ -13,6 +13,7 @@ from ..core.codes import board_status
 from ..ruling.director import confirm_cells, ruling_text
 from ..core.findings import Finding
 from ..laws import Scoring
+from ..laws.common import TABLE_RULING
 from ..scoring import RUBBER_COLUMNS, result_string, rubber_scores, score_ns
 from ..laws.table_facts import FactRow, TableFacts
 from ..core.visible import decodable
@@ -277,7 +278,7 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         "contract": contract or "", "play": str(rp.play_status),
         "tricks_stated": a.tricks_stated, "tricks_played": played, "tricks_adjusted": adjusted,
         "result_adjusted": result_string(contract, adjusted),
-        "score_ns": score_ns(contract, declarer, rec.vul, played) if duplicate else None,
+        "score_ns": score_ns(contract, declarer, rec.vul, _scored(ruling)) if duplicate else None,
         "score_ns_adjusted": score_ns(contract, declarer, rec.vul, adjusted) if duplicate else None,
         "revokes": a.count("RV"), "defective_tricks": a.count("DT"),
         "record_errors": a.count("RC"), "laws": ruling.edition, "status": a.status,
@@ -288,6 +289,30 @@ def board_row(a: BoardAudit) -> dict[str, object]:
         "tricks_by_cards": ruling.tricks_by_cards, "tricks_automatic": ruling.tricks_automatic,
         "ruling_basis": ruling.basis, **NO_FIELD, **_cells_64c(a, duplicate),
     }
+
+
+def _scored(ruling) -> int | None:
+    """Declarer's tricks the table scored: as played, or the stated result when it already
+    holds the table's ruling (LW002) - never a score nobody had."""
+    return ruling.tricks_adjusted if ruling.basis == TABLE_RULING else ruling.tricks_played
+
+
+def result_before(row: dict) -> tuple[str, object]:
+    """A board row's result and N-S score as the table scored them (``score_ns``): as played,
+    or the stated result when it already holds the table's ruling (LW002)."""
+    if row.get("ruling_basis") == TABLE_RULING:
+        return str(row.get("result_adjusted") or ""), row.get("score_ns")
+    played = row.get("tricks_played")
+    tricks = int(played) if played not in (None, "") else None  # type: ignore[arg-type]
+    return result_string(str(row.get("contract") or "") or None, tricks), row.get("score_ns")
+
+
+def result_signed(row: dict) -> tuple[str, object]:
+    """A board row's final result and N-S score, the ones the Director signs: the result Law
+    64C assigns where it assigns one (``ruling_64c`` adjusted), else the automatic one."""
+    if row.get("ruling_64c") == "adjusted" and row.get("result_64c"):
+        return str(row["result_64c"]), row.get("score_ns_64c")
+    return str(row.get("result_adjusted") or ""), row.get("score_ns_adjusted")
 
 
 def _cells_64c(a: BoardAudit, duplicate: bool) -> dict[str, object]:

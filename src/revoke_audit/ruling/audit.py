@@ -138,6 +138,7 @@ class OtherReading(NamedTuple):
     twin: int | None
     tricks_adjusted: int | None = None
     later: int | None = None
+    later_fact: RevokeFact | None = None  # with ``later``: that revoke (its card, his holding)
     kept: int = 0  # a deal error's likely card: kept through two revokes in its suit
     tricks: tuple[int, ...] = ()  # with ``kept``: the tricks of those revokes
     unplayed: bool = False  # with ``kept``: the record never shows him playing those cards
@@ -146,6 +147,7 @@ class OtherReading(NamedTuple):
     winner_recorded: int | None = None  # its winner as recorded
     misfit: RevokeFact | None = None  # a card of the next trick that fails to follow that way
     misfit_recorded: RevokeFact | None = None  # one that fails to follow only as recorded
+    last_line: bool = False  # declarer's, on his side's lead, on the unfinished last trick
 
 
 def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
@@ -165,7 +167,20 @@ def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
             out[(fact.trick, fact.seat)] = _read_with(rp, fact, twin, edition, discovered)
         elif fact.seat == dummy:
             out[(fact.trick, fact.seat)] = OtherReading(None)
+        elif _on_the_last_line(rp, fact):
+            out[(fact.trick, fact.seat)] = OtherReading(None, last_line=True)
     return out
+
+
+def _on_the_last_line(rp: Replay, fact) -> bool:
+    """Declarer failing to follow his own side's lead on the record's last trick, left
+    unfinished before the claim: he sees both hands of his side, so this is far likelier the
+    operator's slip at the end of the record than a revoke (as dummy's are)."""
+    if rp.declarer is None or fact.seat != rp.declarer or fact.trick != len(rp.tricks):
+        return False
+    trick = rp.tricks[-1]
+    unfinished = bool(trick.unknown) or len(trick.plays) + len(trick.omitted) < 4
+    return unfinished and trick.leader % 2 == rp.declarer % 2
 
 
 def _kept_through(rp: Replay) -> Iterator[tuple[tuple[int, int], OtherReading]]:
@@ -201,9 +216,9 @@ def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherRe
     if not other.coherent or not other.auditable:
         return OtherReading(twin)
     again = decide(other, edition, discovered)
-    later = min((f.trick for f in other.revokes if f.seat == fact.seat and f.trick > fact.trick),
-                default=None)
-    reading = OtherReading(twin, again.tricks_adjusted, later)
+    later = min((f for f in other.revokes if f.seat == fact.seat and f.trick > fact.trick),
+                key=lambda f: f.trick, default=None)
+    reading = OtherReading(twin, again.tricks_adjusted, later and later.trick, later_fact=later)
     return _against_next_lead(rp, other, fact, reading)
 
 

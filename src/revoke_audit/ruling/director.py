@@ -10,7 +10,7 @@ from .audit import BoardAudit
 from ..core.cards import card_str, holding_str, seat_name
 from ..core.findings import Finding
 from ..laws import Scoring
-from ..laws.common import ADJUSTED_64C, NO_64C
+from ..laws.common import ADJUSTED_64C, NO_64C, TABLE_RULING
 from ..replay.model import CLAIMED
 from ..scoring import result_string, score_ns
 
@@ -90,6 +90,8 @@ def _recorded_after(a: BoardAudit, f: Finding) -> int | None:
 
 def _tricks(a: BoardAudit) -> str:
     r = a.ruling
+    if r.basis == TABLE_RULING:
+        return f"tricks for declarer: {cards_words(a)}, {_n(r.tricks_adjusted)} in the result"
     if r.tricks_played is None and r.tricks_adjusted is None:
         return "tricks not known from the record"
     known = ("" if r.tricks_automatic == r.tricks_adjusted else
@@ -101,18 +103,51 @@ def _tricks(a: BoardAudit) -> str:
             f"adjusted{known}")
 
 
+def cards_words(a: BoardAudit) -> str:
+    """With the table's ruling in the result (LW002): declarer's tricks the cards give it
+    from - "7 by the cards", or the range they allow and the one total the ruling fits."""
+    r = a.ruling
+    lo, hi = r.cards_span or (r.tricks_played, r.tricks_played)
+    if lo == hi:
+        return f"{_n(r.tricks_played)} by the cards"
+    return f"{lo} to {hi} by the cards ({_n(r.tricks_played)} the one the table's ruling fits)"
+
+
+def scored_at_table(a: BoardAudit) -> str:
+    """With the table's ruling in the result (LW002): the result as the table scored it is
+    the adjusted result - nothing to correct."""
+    rec = a.record
+    result = result_string(rec.contract, a.ruling.tricks_adjusted) or "?"
+    by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
+    ns = score_ns(rec.contract, rec.declarer, rec.vul, a.ruling.tricks_adjusted)
+    score = f", N-S {ns:+d}, E-W {-ns:+d}" if ns is not None else ""
+    laws = ", ".join(dict.fromkeys(f.law for f in a.ruling.findings if f.transferred))
+    return (f"as scored at the table: {result}{by}{score} (the table's {laws or 'own'} "
+            "ruling, already in the result); no change")
+
+
 def _score(a: BoardAudit) -> str:
     rec, r = a.record, a.ruling
+    if r.basis == TABLE_RULING:
+        return scored_at_table(a)
+    if a.ruling_64c == ADJUSTED_64C and a.tricks_64c is not None:
+        head = "result before 64C"  # the final result is the one 64C assigns
+    else:
+        head = "final result"
     result = result_string(rec.contract, r.tricks_adjusted)
     if not result:
         return ""
     by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
     if r.scoring != Scoring.DUPLICATE:
-        return f"final result {result}{by} (rubber scoring)"
+        return f"{head} {result}{by} (rubber scoring)"
     ns = score_ns(rec.contract, rec.declarer, rec.vul, r.tricks_adjusted)
     if ns is None:
-        return f"final result {result}{by}"
-    return f"final result {result}{by}: N-S {ns:+d}, E-W {-ns:+d}"
+        return f"{head} {result}{by}"
+    return f"{head} {result}{by}: N-S {ns:+d}, E-W {-ns:+d}"
+
+
+#: How the paragraph opens its Law 64C decision (the tool decides it: no referral).
+_CONSIDERED = "64C considered: "
 
 
 def _law_64c(a: BoardAudit, f: Finding) -> str:
@@ -122,6 +157,8 @@ def _law_64c(a: BoardAudit, f: Finding) -> str:
     if not (f.code.startswith("RV") and f.established) or a.ruling_64c == NO_64C:
         return ""
     words = a.words_64c_by.get((f.trick, f.seat, f.card), a.words_64c)
+    words = _CONSIDERED + (words[len("64C: "):] if words.startswith("64C: ") else
+                           words.replace(": 64C: ", ": "))
     if a.ruling_64c != ADJUSTED_64C or a.tricks_64c is None:
         return words
     rec = a.record
@@ -129,7 +166,7 @@ def _law_64c(a: BoardAudit, f: Finding) -> str:
     by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
     ns = score_ns(rec.contract, rec.declarer, rec.vul, a.tricks_64c)
     score = f": N-S {ns:+d}, E-W {-ns:+d}" if ns is not None else ""
-    return f"{words}, the Director assigns {result}{by}{score}"
+    return f"{words}, the Director assigns {result}{by}{score}: the final result"
 
 
 _SUIT_WORDS = ("spade", "heart", "diamond", "club")
@@ -148,6 +185,8 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
         return ""
     if reading.kept:
         return _deal_error_words(f, reading)
+    if reading.last_line:
+        return _last_line_words(a)
     if reading.twin is None:
         return ("a revoke by dummy, whose cards are on view: at championship level usually the "
                 f"operator's slip - {CONFIRM}")
@@ -159,6 +198,22 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     if reading.winner is not None:
         return f"{head}; read as {twin}, {_next_lead_words(a, f, reading)}"
     return f"{head}; read as {twin}, {_other_ruling(a, f, reading)}"
+
+
+def _last_line_words(a: BoardAudit) -> str:
+    """Declarer's revoke on his own side's lead, on the record's unfinished last trick: a
+    likely slip of the operator's; whether the ruling depends on it (without the revoke there
+    is no ruling: declarer keeps the tricks the record gives him)."""
+    r = a.ruling
+    head = ("declarer's card on his own side's lead, on the record's unfinished last trick "
+            f"before it ends: very likely the operator's slip - {CONFIRM}")
+    if r.tricks_played is None:
+        return head
+    if r.tricks_adjusted == r.tricks_played and a.ruling_64c != ADJUSTED_64C:
+        return (f"{head}; without the revoke there is no ruling and the result stands: the "
+                f"ruling is the same either way ({r.tricks_played} tricks for declarer)")
+    return (f"{head}; without the revoke there is no ruling: declarer would keep "
+            f"{r.tricks_played} tricks, not the ruling's")
 
 
 def _next_lead_words(a: BoardAudit, f: Finding, reading) -> str:
@@ -191,7 +246,9 @@ def _other_ruling(a: BoardAudit, f: Finding, reading) -> str:
     if reading.later is None:  # no revoke at all that way: no ruling, nor any 64C
         return (f"there is no revoke: no ruling, declarer keeps {reading.tricks_adjusted} "
                 "tricks")
-    later = f"his {card_str(f.card)} on trick {reading.later} becomes the revoke and "
+    fact = reading.later_fact  # the card he plays there that way, not the recorded revoke's
+    later = (f"his {card_str(fact.card)} on trick {reading.later} becomes the revoke (holding "
+             f"{holding_str(fact.held)}) and ")
     if reading.tricks_adjusted == a.ruling.tricks_adjusted:
         return (f"{later}the ruling is the same either way ({reading.tricks_adjusted} tricks "
                 "for declarer)")
@@ -221,6 +278,8 @@ def confirm_cells(a: BoardAudit) -> str | None:
         card = next((f.card for f in a.replay.revokes if (f.trick, f.seat) == (trick, seat)),
                     None)
         what = "dummy" if reading.twin is None else f"{card_str(reading.twin)}?"
+        if reading.last_line:
+            what = "declarer: last line"
         if reading.kept:
             what = f"kept {holding_str(reading.kept)}: deal error?"
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
@@ -231,4 +290,5 @@ def _n(n: int | None) -> str:
     return "?" if n is None else str(n)
 
 
-__all__ = ["ruling_text", "confirm_words", "confirm_cells", "CONFIRM"]
+__all__ = ["ruling_text", "confirm_words", "confirm_cells", "cards_words", "scored_at_table",
+           "CONFIRM"]

@@ -46,6 +46,14 @@ _LAST = max(BOARD_COLUMNS.index(c) for c in _WANTED) + 1  # the cells a line is 
 _ROW = itemgetter(*_WANTED)  # of a row
 
 
+def _signed(row: dict) -> dict:
+    """The field scores the result the Director signs: Law 64C's where it assigns one (a lean
+    row, a board without findings, never has one)."""
+    if row.get("ruling_64c") == "adjusted" and row.get("score_ns_64c") is not None:
+        return {**row, "score_ns_adjusted": row["score_ns_64c"]}
+    return row
+
+
 class Entry(NamedTuple):
     """One table's result of a board, as its field needs it."""
 
@@ -56,7 +64,7 @@ class Entry(NamedTuple):
     room: str
     match: str  # the teams match it belongs to: its tags, else its file
     before: int  # N-S score as played (or as stated, no play recorded)
-    after: int  # N-S score as the audit adjusts it
+    after: int  # N-S score as the audit adjusts it (Law 64C's where it assigns one)
     names: tuple[str, str, str, str]
     scoring: str  # the record's Scoring tag
     teams: tuple[str, str]  # HomeTeam, VisitTeam: N-S and E-W of the open room
@@ -300,7 +308,7 @@ class Fields:
                 for i, cells in enumerate(map(_CELLS, csv.reader(lines))):
                     add(self._next + i, cells, tags.get(i), quoted)
         else:
-            cells = tuple(_text(safe_cell(v)) for v in _ROW(r.row))
+            cells = tuple(_text(safe_cell(v)) for v in _ROW(_signed(r.row)))
             add(self._next, cells, tags.get(0))
         self._next += r.boards
 
