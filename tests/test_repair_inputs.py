@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import revoke_audit.ruling.repair as repair
+import revoke_audit.ruling.repair_text as repair_text
 from revoke_audit.cli.commands import main
 from revoke_audit.formats import Limits, read_boards
 from revoke_audit.ruling.repair import plan_paths, repairs
@@ -177,13 +178,13 @@ def test_a_proof_reads_a_window_not_the_whole_file(tmp_path, monkeypatch):
     (plan,) = plan_paths([path])
     assert plan.mended is not None
     with monkeypatch.context() as whole:  # a window as large as the file: the same repairs
-        whole.setattr(repair, "WINDOW", 10 ** 6)
+        whole.setattr(repair_text, "WINDOW", 10 ** 6)
         (alike,) = plan_paths([path])
     assert plan.repairs == alike.repairs and plan.mended == alike.mended
     assert sum(r.mended for r in plan.repairs) >= 25
     read.clear()
     plan_paths_again = list(plan_paths([path]))
     assert plan_paths_again[0].mended == plan.mended
-    window = 2 * repair.WINDOW + 1
+    window = 2 * repair_text.WINDOW + 1
     assert len(read) <= 2 * 300 + len(plan.repairs) * window * 2
     assert len(read) < 300 * len(plan.repairs) / 2  # the whole file per proof was 300 each
