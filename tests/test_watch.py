@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from queue import Empty, Queue
 
@@ -77,6 +78,44 @@ def test_a_ruling_the_cards_already_settle_is_announced_once_with_its_transfer(t
     line = announcement_line(heard[0][1])
     assert "2 tricks transferred to East-West (64A1)" in line
     assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 0, 0, 1)
+
+
+#: Board 3 played so that its later tricks are not settled when the revoke is established:
+#: East keeps SK (he discards D8, not SK, on South's HJ at trick 6), so South's S9 lead to
+#: trick 11 loses to it.  Hands after trick 10 (every card checked against the Deal):
+#: West S7 DT D3, North S5 S4 DQ, East SK D9 C9, South S9 S8 D5 (South ruffed trick 10 with HT
+#: holding D5: the revoke).  Tricks in the Play tag's columns W N E S, and each one's leader.
+UNSETTLED = replace(RUFF, tricks=RUFF.tricks[:5] + (
+    ("H9", "S3", "D8", "HJ"),   # 6: South leads HJ, East discards D8 and keeps SK
+) + RUFF.tricks[6:10] + (
+    ("S7", "S5", "SK", "S9"),   # 11: South leads S9 (establishes the revoke); East's SK wins
+    ("D3", "DQ", "D9", "D5"),   # 12: East leads D9; North's DQ, his only diamond, wins
+    ("DT", "S4", "C9", "S8"),   # 13: North leads S4; South's S8 wins
+), leaders=RUFF.leaders[:10] + (3, 2, 1))
+
+
+def test_a_ruling_that_later_tricks_change_is_announced_again(tmp_path):
+    """Board 3 (``UNSETTLED``) saved whole on every card.  Card 41, South's S9 lead to trick
+    11, establishes his trick-10 revoke.  West must play S7, North S5 or S4, East his only
+    spade SK: trick 11 is East-West's whatever is played, and nothing later is played yet, so
+    64A1 transfers the revoke trick alone: 1 trick, said once (cards 42 to 44 change nothing).
+    Card 45, East's D9 lead to trick 12: South must play D5, West DT or D3, North his only
+    diamond DQ, above both - trick 12 is North-South's whatever is played.  The offending side
+    now wins a later trick, so 64A1 transfers a second: said again, as changed, once; trick 13
+    (South's S8 wins it) changes nothing more, since 64A1 transfers at most two."""
+    assert [sorted(t) for t in zip(*UNSETTLED.tricks)] == [sorted(t) for t in zip(*RUFF.tricks)]
+    path, w = tmp_path / "shared.pbn", watcher()
+    heard = []
+    for cards in range(1, 53):
+        write(path, UNSETTLED.text(1, cards, placeholders=True))
+        heard += [(cards, a) for a in w.read(str(path))]
+    assert [(cards, a.kind, a.finding["code"], a.finding["law"], a.finding["transferred"])
+            for cards, a in heard] == [(41, NEW, "RV001", "64A1", 1),
+                                       (45, CHANGED, "RV001", "64A1", 2)]
+    line = announcement_line(heard[1][1])
+    assert " changed: " in line and "2 tricks transferred to East-West (64A1)" in line
+    assert "2 tricks transferred" in heard[1][1].finding["ruling"]
+    assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 1, 0, 1)
 
 
 def test_a_withdrawn_finding_is_said_with_its_last_words(tmp_path):
