@@ -187,6 +187,82 @@ def test_only_the_changed_board_is_audited_again(tmp_path, monkeypatch):
     assert audited == ["2"]
 
 
+def _grow(path: Path, steps) -> None:
+    with open(path, "ab") as fh:  # appended: the same file, its bytes before kept
+        fh.write(steps.encode())
+
+
+def _session_of(tables: int) -> str:
+    """``tables`` finished clean boards, each at its own table, after a PBN header."""
+    return "% PBN 2.1\n% EXPORT\n\n" + "\n".join(CLEAN.text(t, 52) for t in range(1, tables + 1))
+
+
+def test_a_file_that_only_grew_is_read_on_from_near_its_end(tmp_path, monkeypatch):
+    """150 finished boards, then board 2 of table 151 appended trick by trick: each read after
+    an append reads the boards from ``BACK`` boards before the last one on, not the file, and
+    says exactly what a watch reading the whole file each time says (the revoke, once, with
+    the same line and game); the reads are counted in boards given by the readers."""
+    from revoke_audit.engine import watch_read
+
+    whole_path, grown_path = tmp_path / "whole.pbn", tmp_path / "grown.pbn"
+    for p in (whole_path, grown_path):
+        write(p, _session_of(150))
+    w, whole = watcher(), watcher()
+    read = []
+    real_kept = watch_read._kept
+
+    def counted(records):
+        for r in real_kept(records):
+            read.append(r.game)
+            yield r
+
+    monkeypatch.setattr(watch_read, "_kept", counted)
+    assert w.read(str(grown_path)) == [] and len(read) == 2 * 150  # keys, then boards
+    with monkeypatch.context() as m:
+        m.setattr(watch_module, "splittable", lambda path: False)  # always read whole
+        assert whole.read(str(whole_path)) == []
+    text = ""
+    heard, heard_whole = [], []
+    for cards in range(4, 53, 4):  # a trick at a time
+        full = "\n" + REVOKE.text(151, cards)
+        added, text = full[len(text):], full
+        _grow(grown_path, added)
+        read.clear()
+        heard += [(a.kind, a.finding["code"], a.finding["line"], a.finding["game"])
+                  for a in w.read(str(grown_path))]
+        assert 0 < len(read) <= 2 * (watch_read.BACK + 2)  # two passes over the window
+        _grow(whole_path, added)
+        with monkeypatch.context() as m:
+            m.setattr(watch_module, "splittable", lambda path: False)
+            heard_whole += [(a.kind, a.finding["code"], a.finding["line"], a.finding["game"])
+                            for a in whole.read(str(whole_path))]
+    assert heard == heard_whole and [h[:2] for h in heard] == [(NEW, "RV001")]
+    assert heard[0][3] == 151 and w.files[str(grown_path)].resume is not None
+    assert list(w.files[str(grown_path)].boards) == list(whole.files[str(whole_path)].boards)
+
+
+def test_a_file_rewritten_in_place_longer_is_read_whole(tmp_path):
+    """The same file (same inode) rewritten longer with an early board changed - board 2's
+    revoke corrected, far before the boards read again (``BACK``), a board appended - is not
+    read on from its end: its first bytes are not the ones read before (their digest), so it
+    is read whole and the corrected revoke is withdrawn."""
+    path, w = tmp_path / "t.pbn", watcher()
+
+    def session(board2: str, tables: int) -> str:
+        return "\n".join([CLEAN.text(1, 52), board2] + [CLEAN.text(t, 52)
+                                                      for t in range(3, tables + 1)])
+
+    write(path, session(REVOKE.text(2, 52), 100))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+    assert w.files[str(path)].resume is not None
+    before = os.stat(path).st_ino
+    with open(path, "r+") as fh:  # in place: written again, longer
+        fh.write(session(corrected(REVOKE.text(2, 52)), 101))
+    assert os.stat(path).st_ino == before
+    assert said(w.read(str(path))) == [(WITHDRAWN, "RV001", 3)]
+    assert len(w.files[str(path)].boards) == 101
+
+
 def test_rewritten_renamed_truncated_or_vanished_files_say_nothing_again(tmp_path):
     path, w = tmp_path / "t1.pbn", watcher()
     text = CLEAN.text(1, 52) + "\n" + REVOKE.text(1, 52)

@@ -34,7 +34,9 @@ import json
 import os
 import stat
 import time
+from array import array
 from collections import OrderedDict
+from itertools import islice
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Callable, Iterable, Iterator
@@ -43,6 +45,7 @@ from ..ruling.audit import BoardAudit, audit_board
 from ..core.codes import board_status
 from ..core.findings import Finding
 from ..formats import Limits, iter_sources
+from ..formats.parts import splittable
 from ..formats.pbn.plain import PlainGame
 from ..laws import AFTER_ROUND, TABLE
 from ..ruling.options import AuditOptions
@@ -52,8 +55,9 @@ from ..replay.model import CLAIMED, COMPLETE
 from ..reports.report import text_line
 from ..reports.rows import LeanRow, Rendered, board_row, finding_row
 from .watch_follow import MISSING, TEMPORARY, follow, followed  # noqa: F401 (the watch's names)
-from .watch_read import (_keyed, _last_trick_open, _later_boards, _records, _signature,
-                         _snapshot, _stamp)
+from .watch_read import (Resume, _key, _keyed, _last_trick_open, _later_boards, _records,
+                         _signature, _snapshot, _stamp, advance, line_offset, new_hasher,
+                         read_grown, resume_at, window)
 
 NEW, CHANGED, WITHDRAWN = "new", "changed", "withdrawn"
 ROUND_MINUTES = 15.0
@@ -91,7 +95,10 @@ class _Board:
 @dataclass
 class _File:
     stamp: tuple[int, int, int] | None = None  # size, mtime_ns, inode when last read
-    boards: dict[tuple, _Board] = field(default_factory=dict)
+    boards: dict[tuple, _Board] = field(default_factory=dict)  # in file order
+    starts: array = field(default_factory=lambda: array("q"))  # each board's first line
+    games: array = field(default_factory=lambda: array("q"))  # each board's game number
+    resume: Resume | None = None  # where to read on from when the file only grew
 
 
 class Watch:
@@ -175,6 +182,15 @@ class Watch:
         known = self.files.setdefault(path, _File())
         if known.stamp == _stamp(st):
             return []
+        if known.resume is not None and known.stamp is not None \
+                and st.st_ino == known.stamp[2] and st.st_size > known.resume.size:
+            said = self._read_on(path, known)
+            if said is not None:
+                return said
+        return self._read_whole(path, known)
+
+    def _read_whole(self, path: str, known: _File) -> list[Announcement]:
+        """Every board of ``path`` read, those whose record changed audited again."""
         data, st = _snapshot(path, self.limits)
         if st is None:  # replaced by something else than a file since: gone
             self.forget(path)
@@ -182,22 +198,95 @@ class Watch:
         known.stamp = _stamp(st)
         later, count = _later_boards(_records(path, data))
         cut = data[-1:] not in (b"\n", b"\r", b"")
+        items = (((item, neighbours), key, _signature(item)) for (item, neighbours), key
+                 in _keyed(with_neighbours(_records(path, data))))
+        previous = known.boards
+        said, boards, starts, games, kind = self._boards(path, previous, {}, items, later,
+                                                         count, cut, st.st_mtime)
+        known.starts, known.games = array("q", starts), array("q", games)
+        known.resume = None
+        if kind is not None and len(data) <= self.limits.member_bytes and splittable(path):
+            hasher = new_hasher()
+            hasher.update(data)
+            known.resume = resume_at(kind, data[:line_offset(data, starts[0]) or 0], data, 0, 1,
+                                     starts, games, len(data), hasher)
+            if known.resume is not None:
+                advance(known.resume, list(islice(boards, known.resume.index)))
+        self._settle(path, known, previous, boards)
+        return said
+
+    def _read_on(self, path: str, known: _File) -> list[Announcement] | None:
+        """A file that only grew (the same file, its bytes read before unchanged: ``Resume``)
+        read on from ``watch_read.BACK`` boards before its last board: the boards before keep
+        what is known of them.  None when that cannot be done exactly (a board before the
+        last one reads differently there, or a board before the window is now over): then
+        the file is read whole."""
+        resume = known.resume
+        got = read_grown(path, resume, self.limits.member_bytes)
+        if got is None or resume.index > len(known.boards):
+            return None
+        body, st, hasher = got
+        again = list(islice(known.boards, resume.index, None))  # the boards read again
+        seen, tables = dict(resume.seen), dict(resume.tables)
+        keys, signatures = [], []
+        for j, item in enumerate(window(path, resume, body)):
+            keys.append(_key(item, seen))
+            signatures.append(_signature(item))
+            if j < len(again) - 1 and (again[j] != keys[-1] or
+                                       known.boards[again[j]].signature != signatures[-1]):
+                return None
+        later = set()
+        for key in keys:
+            later.add(tables.get(key[2] or key[1]))
+            tables[key[2] or key[1]] = key
+        fresh = set(keys)
+        if any(k is not None and k not in fresh and not known.boards[k].over for k in later):
+            return None  # a board before the window that its table has left: read whole
+        cut = body[-1:] not in (b"\n", b"\r", b"")
+        items = ((pair, keys[j], signatures[j]) for j, pair
+                 in enumerate(with_neighbours(window(path, resume, body))))
+        previous = {k: known.boards.pop(k) for k in again}
+        said, boards, starts, games, _ = self._boards(path, previous, known.boards, items,
+                                                      later, len(keys), cut, st.st_mtime)
+        known.stamp = _stamp(st)
+        del known.starts[resume.index:], known.games[resume.index:]
+        known.starts.extend(starts)
+        known.games.extend(games)
+        known.resume = resume_at(resume.kind, resume.header, body, resume.offset, resume.line,
+                                 known.starts, known.games, resume.offset + len(body), hasher)
+        if known.resume is not None:
+            known.resume.seen, known.resume.tables = resume.seen, resume.tables
+            advance(known.resume, keys[:known.resume.index - resume.index])
+        self._settle(path, known, previous, boards)
+        return said
+
+    def _boards(self, path: str, previous: dict[tuple, _Board], boards: dict[tuple, _Board],
+                items, later, count: int, cut: bool, mtime: float):
+        """Each ((record, neighbours), key, signature) of ``items`` ruled into ``boards``
+        (``count`` of them, the last unfinished when ``cut``; ``previous``: what was known of
+        them): what to announce, the boards, their first lines and game numbers, and the
+        file's kind (``pbn``, ``lin``)."""
         said: list[Announcement] = []
-        boards: dict[tuple, _Board] = {}
-        for i, ((item, neighbours), key) in enumerate(_keyed(with_neighbours(
-                _records(path, data)))):
-            signature = _signature(item)
-            old = known.boards.get(key) or self._adopt(path, key, signature)
+        starts, games, kind = [], [], None
+        for i, ((item, neighbours), key, signature) in enumerate(items):
+            old = previous.get(key) or self._adopt(path, key, signature)
             unfinished = getattr(item, "truncated", False) or (cut and i == count - 1)
             boards[key], out = self._board(item, neighbours, signature, old, key in later,
-                                           st.st_mtime, unfinished)
+                                           mtime, unfinished)
             said += out
-        del data
-        for key, board in known.boards.items():  # left the file: kept a while, unsaid
+            starts.append(item.line)
+            games.append(item.game)
+            kind = kind or item.format
+        return said, boards, starts, games, kind
+
+    def _settle(self, path: str, known: _File, previous: dict[tuple, _Board],
+                boards: dict[tuple, _Board]) -> None:
+        """``boards`` are the file's now: those of ``previous`` that left it are kept a
+        while, unsaid."""
+        for key, board in previous.items():
             if key not in boards:
                 self._orphan((path, key), board)
         known.boards = boards
-        return said
 
     def forget(self, path: str) -> None:
         """``path`` vanished (a file, or a folder with the files under it): their boards

@@ -7,7 +7,7 @@ import hashlib
 import io
 import os
 import stat
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from typing import Iterable, Iterator
 
 from ..core.record import BoardRecord
@@ -56,7 +56,13 @@ def _records(path: str, data: bytes) -> Iterator[BoardRecord | PlainGame]:
     """The boards ``data`` (the file at ``path``) holds, as ``audit`` reads them; a file's
     own unreadable row (no deal) is no board.  The plainest PBN games come as their text
     (``PlainGame``), built into records only when they changed."""
-    for r in read_stream(io.BytesIO(data), path, path, plain=True):
+    return _kept(read_stream(io.BytesIO(data), path, path, plain=True))
+
+
+def _kept(records: Iterable) -> Iterator[BoardRecord | PlainGame]:
+    """The records the watch follows: a plain LIN line built into its record, a row with no
+    deal (a file's own unreadable row) left out."""
+    for r in records:
         if isinstance(r, PlainGame):
             yield r
             continue
@@ -116,3 +122,133 @@ def _signature(r: BoardRecord | PlainGame) -> bytes:
                      tuple((d.code, d.message) for d in r.diagnostics))
     return hashlib.blake2b(repr(whole).encode("utf-8", "surrogatepass"),
                            digest_size=16).digest()
+
+
+# --- a file that only grew: read on from near its end ----------------------------------------
+
+#: Boards read again before the last board of the previous read: the neighbours of a board
+#: audited again are the 32 either side (``replay.coherence``), and a board whose table has
+#: begun another board is audited again with its own.
+BACK = 64
+
+
+@dataclass
+class Resume:
+    """Where a followed file is read on from when it only grew: the file was read whole (or
+    so) before and nothing carries from one of its games to the next (``formats.parts
+    .splittable``), so its boards from board ``index`` on (``games_before`` games before it,
+    starting at byte ``offset``, line ``line``), read after its ``header``, are the boards the
+    whole file gives.  ``size`` bytes were read, of which ``digest`` is the digest: the bytes
+    before are checked to be the same (hashed, not parsed) before anything is read on."""
+
+    kind: str  # "pbn" or "lin"
+    header: bytes
+    index: int
+    games_before: int
+    offset: int
+    line: int
+    size: int
+    digest: bytes
+    seen: dict = field(default_factory=dict)  # of the boards before ``index``: as ``_key``'s
+    tables: dict = field(default_factory=dict)  # each table's last board before ``index``
+
+
+def advance(resume: Resume, keys: Iterable[tuple]) -> None:
+    """``resume``'s state of the boards before it (copied) carried over the boards ``keys``,
+    those from its old index to its new one."""
+    resume.seen, resume.tables = dict(resume.seen), dict(resume.tables)
+    for key in keys:
+        resume.seen[key[:-1]] = key[-1]
+        resume.tables[key[2] or key[1]] = key
+
+
+def resume_at(kind: str, header: bytes, data: bytes, base: int, base_line: int,
+              starts: list[int], games: list[int], size: int, hasher) -> Resume | None:
+    """The ``Resume`` after a read that ended at byte ``size`` (``hasher``: the digest of every
+    byte up to it), from the boards' first lines (``starts``) and game numbers: ``BACK``
+    boards before the last one.  ``data``: the bytes read from byte ``base`` (line
+    ``base_line``) on, in which that board must start; None when it does not."""
+    if not starts:
+        return None
+    index = max(0, len(starts) - 1 - BACK)
+    offset = line_offset(data, starts[index], base_line)
+    if offset is None or starts[index] < base_line:
+        return None
+    return Resume(kind, header, index, games[index] - 1, base + offset, starts[index], size,
+                  hasher.digest())
+
+
+def line_offset(data: bytes, line: int, base_line: int = 1) -> int | None:
+    """Where line ``line`` starts in ``data`` (whose first byte is on line ``base_line``),
+    counting its newlines from whichever end is nearer; None when ``data`` has fewer."""
+    n = line - base_line  # newlines to pass
+    if n <= 0:
+        return 0
+    total = data.count(b"\n")
+    if n > total:
+        return None
+    if n <= total // 2:
+        pos = -1
+        for _ in range(n):
+            pos = data.find(b"\n", pos + 1)
+        return pos + 1
+    pos = len(data)
+    for _ in range(total - n + 1):
+        pos = data.rfind(b"\n", 0, pos)
+    return pos + 1
+
+
+def new_hasher():
+    return hashlib.blake2b(digest_size=16)
+
+
+def read_grown(path: str, resume: Resume, limit: int
+               ) -> tuple[bytes, os.stat_result, "hashlib._Hash"] | None:
+    """The bytes of ``path`` from ``resume``'s offset on (``window`` reads its boards), the
+    file's status and the digest of all its bytes; None when the
+    file is not the one read before with bytes added (its first ``resume.size`` bytes differ),
+    is no longer a regular file, or is over ``limit``: then it is read whole.  The bytes before
+    the offset are hashed a megabyte at a time, never held."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            hasher, left = new_hasher(), resume.offset
+            while left > 0:
+                chunk = fh.read(min(left, 1 << 20))
+                if not chunk:
+                    return None
+                hasher.update(chunk)
+                left -= len(chunk)
+            body = fh.read(limit + 1 - resume.offset)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    old = hasher.copy()
+    old.update(body[:resume.size - resume.offset])
+    if resume.offset + len(body) <= resume.size or old.digest() != resume.digest:
+        return None
+    hasher.update(body)
+    return body, st, hasher
+
+
+def window(path: str, resume: Resume, body: bytes) -> Iterator[BoardRecord | PlainGame]:
+    """The boards of ``body`` read after the file's header, numbered as in the whole file (as
+    ``formats.parts.read_part`` reads a part of a file)."""
+    from ..formats.lin import read_lin
+    from ..formats.pbn import read_pbn
+
+    header = resume.header
+    gap = resume.line - 1 - header.count(b"\n")  # lines between the header and the body
+    if gap > 0:
+        header += b"\n"  # a run of blank lines reads as one
+        gap -= 1
+    read = read_lin if resume.kind == "lin" else read_pbn
+    return _kept(read(io.BytesIO(header + body), path, games_before=resume.games_before,
+                      plain=True, first_line=1 + gap))
