@@ -19,8 +19,8 @@ import io
 import os
 from array import array
 from collections import Counter
-from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, fields, replace
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from .audit import BoardAudit, audit_board
 from ..core.codes import level
@@ -156,7 +156,13 @@ def plan_file(file: str, data: bytes, *, archive: bool = False,
     text.name, text.starts = name, survey.starts
     text.ordered = all(a < b for a, b in zip(survey.starts, survey.starts[1:]))
     edits: dict[int, tuple[Repair, dict[int, bytes]]] = {}
-    for game, (record, found) in survey.found.items():
+    records = {} if text.ordered else _records_of(file, name, data, survey.found)
+    for game, (where, found) in survey.found.items():
+        record = records.pop(game, None) or _record_at(file, text, game, where)
+        if record is None:
+            plan.repairs.append(_left(file, where, "", "the board does not read the same on "
+                                      "its own"))
+            continue
         a = audit_board(record, options)  # again, for its replay: kept only while it is proved
         repair, lines = _prove(file, text, a, found, survey.codes[game], options)
         plan.repairs.append(repair)
@@ -176,7 +182,7 @@ class _Survey:
     boards: int = 0
     codes: dict[int, Counter] = field(default_factory=dict)
     starts: array = field(default_factory=lambda: array("q"))
-    found: dict[int, tuple[BoardRecord, list[Mend]]] = field(default_factory=dict)
+    found: dict[int, tuple["_Where", list[Mend]]] = field(default_factory=dict)
 
 
 def _survey(file: str, name: str, data: bytes, options: AuditOptions) -> _Survey:
@@ -190,8 +196,48 @@ def _survey(file: str, name: str, data: bytes, options: AuditOptions) -> _Survey
         if a.findings:
             survey.codes[record.game] = Counter(f.code for f in a.findings)
         if any(f.code == "RC016" for f in a.findings):
-            survey.found[record.game] = (record, list(mends(a.replay, neighbours)))
+            survey.found[record.game] = (_Where(record.line, record.game, record.board,
+                                                record.room), list(mends(a.replay, neighbours)))
     return survey
+
+
+class _Where(NamedTuple):
+    """Where a record error is (what a ``Repair`` says of its board)."""
+
+    line: int
+    game: int
+    board: str
+    room: str
+
+
+def _record_at(file: str, text: _Text, game: int, where: _Where) -> BoardRecord | None:
+    """Board ``game`` read again with the board either side (the one before gives a ``#``
+    value), its lines and game number as in the whole file; None when it does not read the
+    same there (not where the survey read it)."""
+    window = text.window(game, {}, width=1)
+    if window is None:
+        return None
+    data, shift, first, _ = window
+    for r in _records(file, text.name, data):
+        if r.game == game - first + 1:
+            r = _moved(r, -shift, first - 1)
+            return r if (r.line, r.board, r.room) == (where.line, where.board, where.room) \
+                else None
+    return None
+
+
+def _moved(r: BoardRecord, lines: int, games: int) -> BoardRecord:
+    """``r`` with its line numbers moved by ``lines`` and its game number by ``games``."""
+    moved = {f.name: getattr(r, f.name) + lines for f in fields(r)
+             if f.name.endswith("_line") and getattr(r, f.name)}
+    play = type(r.play)(p._replace(line=p.line + lines) if p.line else p for p in r.play)
+    return replace(r, line=r.line + lines, game=r.game + games, play=play, **moved)
+
+
+def _records_of(file: str, name: str, data: bytes, games) -> dict[int, BoardRecord]:
+    """The records of ``games`` (the record errors of a text whose boards share lines, which
+    cannot be read alone): one pass over the whole text."""
+    return {r.game: r for r in _records(file, name, data) if r.game in games}
 
 
 # --- proving one board's repair ---------------------------------------------------------------
