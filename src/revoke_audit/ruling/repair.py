@@ -29,7 +29,7 @@ from ..formats import (Limits, RunBudget, SourceText, as_paths, iter_sources, re
 from .options import AuditOptions
 from ..core.record import BoardRecord
 from ..replay.coherence import Mend, mends, with_neighbours
-from .repair_text import WINDOW, _edits, _hunks, _shown, _Text  # noqa: F401 (WINDOW: public)
+from .repair_text import WINDOW, Edit, _edits, _hunks, _shown, _Text  # noqa: F401 (WINDOW)
 
 #: The options a repair is checked with: whether a record is coherent does not depend on the
 #: edition or on Law 64C's figures (double dummy is left out: it only adds EQ notes).
@@ -154,9 +154,9 @@ def plan_file(file: str, data: bytes, *, archive: bool = False,
                               "exactly") for rec, _ in survey.found.values()]
         return plan
     text.name, text.starts = name, survey.starts
-    text.ordered = all(a < b for a, b in zip(survey.starts, survey.starts[1:]))
-    edits: dict[int, tuple[Repair, dict[int, bytes]]] = {}
-    records = {} if text.ordered else _records_of(file, name, data, survey.found)
+    text.locate(survey.kind)
+    edits: dict[int, tuple[Repair, Edit]] = {}
+    records = {} if text.offsets is not None else _records_of(file, name, data, survey.found)
     for game, (where, found) in survey.found.items():
         record = records.pop(game, None) or _record_at(file, text, game, where)
         if record is None:
@@ -180,6 +180,7 @@ class _Survey:
     kept (an audit with its replay is tens of KB: 5,000 record errors held 250 MB)."""
 
     boards: int = 0
+    kind: str = ""  # "pbn" or "lin", as the records say
     codes: dict[int, Counter] = field(default_factory=dict)
     starts: array = field(default_factory=lambda: array("q"))
     found: dict[int, tuple["_Where", list[Mend]]] = field(default_factory=dict)
@@ -193,6 +194,7 @@ def _survey(file: str, name: str, data: bytes, options: AuditOptions) -> _Survey
         a = audit_board(record, options, neighbours)
         survey.boards += 1
         survey.starts.append(record.line)
+        survey.kind = survey.kind or record.format
         if a.findings:
             survey.codes[record.game] = Counter(f.code for f in a.findings)
         if any(f.code == "RC016" for f in a.findings):
@@ -243,13 +245,13 @@ def _records_of(file: str, name: str, data: bytes, games) -> dict[int, BoardReco
 # --- proving one board's repair ---------------------------------------------------------------
 
 def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], had: Counter,
-           options: AuditOptions) -> tuple[Repair, dict[int, bytes]]:
+           options: AuditOptions) -> tuple[Repair, Edit]:
     """The one proven repair of board ``a`` among the changes ``found``, or the reason there
     is none."""
     rec = a.record
     if not found:
-        return _left(file, rec, "", "no simple change makes the play fit the deal"), {}
-    proven: list[tuple[Mend, str, dict[int, bytes]]] = []
+        return _left(file, rec, "", "no simple change makes the play fit the deal"), []
+    proven: list[tuple[Mend, str, Edit]] = []
     problems: list[str] = []
     for mend in found:
         for detail, lines in _edits(text, a.replay, mend):
@@ -267,13 +269,12 @@ def _prove(file: str, text: "_Text", a: BoardAudit, found: list[Mend], had: Coun
         kinds = ", ".join(sorted({m.kind for m, _, _ in proven}))
         which = ", ".join(f"{m.kind}{d}" for m, d, _ in proven)
         return _left(file, rec, kinds, f"{len(proven)} different repairs fit ({which}): "
-                     "not proven"), {}
+                     "not proven"), []
     if not proven:
         return _left(file, rec, found[0].kind, "no repair leaves the record clean ("
-                     + "; ".join(dict.fromkeys(problems)) + ")"), {}
+                     + "; ".join(dict.fromkeys(problems)) + ")"), []
     mend, detail, lines = proven[0]
-    before = "".join(text.decode(text.lines[i]) for i in sorted(lines))
-    after = "".join(text.decode(lines[i]) for i in sorted(lines))
+    before, after = text.shown(rec.game, lines)
     return Repair(file, rec.line, rec.game, rec.board, rec.room, mend.kind,
                   mend.text + (f" (the card missing: {detail.strip()})" if detail else ""),
                   before, after), lines
@@ -284,7 +285,7 @@ def _left(file: str, rec: BoardRecord, what: str, reason: str) -> Repair:
                   reason=reason)
 
 
-def _check(file: str, text: "_Text", rec: BoardRecord, had: Counter, lines: dict[int, bytes],
+def _check(file: str, text: "_Text", rec: BoardRecord, had: Counter, lines: Edit,
            options: AuditOptions) -> str | None:
     """None when the record mended by ``lines`` audits with every card where it is credited
     and no finding beyond the original's notes; else what is wrong.  Read and audited in its
@@ -292,7 +293,7 @@ def _check(file: str, text: "_Text", rec: BoardRecord, had: Counter, lines: dict
     of a proof does not grow with the file; ``_apply`` audits the whole file at the end."""
     window = text.window(rec.game, lines)
     if window is None:  # boards that share a line (a LIN file on one line): the whole text
-        data, shift, first, boards = text.with_lines(lines), 0, 1, text.boards
+        data, shift, first, boards = text.with_edit(lines), 0, 1, text.boards
     else:
         data, shift, first, boards = window
     records = list(_records(file, text.name, data))
@@ -325,14 +326,25 @@ def _new_findings(before: Counter, after: BoardAudit) -> str | None:
 
 
 def _apply(plan: FilePlan, text: "_Text", survey: _Survey,
-           edits: dict[int, tuple[Repair, dict[int, bytes]]], options: AuditOptions) -> None:
+           edits: dict[int, tuple[Repair, Edit]], options: AuditOptions) -> None:
     """Every proven edit at once, the whole file audited again (streaming): a board whose
     repair does not hold with the others (or that changes another board's findings) is left."""
+    where = {id(r): i for i, r in enumerate(plan.repairs)}
+
+    def leave(games: list[int]) -> None:
+        for g in games:
+            repair, _ = edits.pop(g)
+            plan.repairs[where[id(repair)]] = replace(
+                repair, mended=False, before="", after="",
+                reason="the repair does not hold with the file's other repairs")
+
     while edits:
-        lines: dict[int, bytes] = {}
-        for _, board_lines in edits.values():
-            lines.update(board_lines)
-        data = text.with_lines(lines)
+        games = list(edits)
+        edit, overlap = text.merged([edits[g][1] for g in games])
+        if overlap:  # two boards' changes of the same bytes: the later ones are left
+            leave([games[i] for i in overlap])
+            continue
+        data = text.with_edit(edit)
         bad, wrong, seen, boards = [], False, set(), 0
         for record, neighbours in with_neighbours(_records(plan.file, text.name, data)):
             a = audit_board(record, options, neighbours)
@@ -346,14 +358,9 @@ def _apply(plan: FilePlan, text: "_Text", survey: _Survey,
                 wrong = True
         bad += [g for g in edits if g not in seen]
         if not bad and not wrong and boards == survey.boards:
-            plan.mended, plan.changed, plan.text = data, lines, text
+            plan.mended, plan.changed, plan.text = data, text.changed_lines(edit), text
             return
-        for g in bad or list(edits):  # another board changed: nothing at once is proven
-            repair, _ = edits.pop(g)
-            i = plan.repairs.index(repair)
-            plan.repairs[i] = replace(repair, mended=False, before="", after="",
-                                      reason="the repair does not hold with the file's other "
-                                      "repairs")
+        leave(bad or list(edits))  # another board changed: nothing at once is proven
 
 
 # --- reading and auditing a text ------------------------------------------------------------

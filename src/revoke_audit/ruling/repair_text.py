@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import re
 from array import array
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
@@ -27,6 +28,9 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
 #: (``replay.coherence``'s neighbours are 32 either side; a PBN ``#`` tag copies the previous
 #: game's): the proof of one board costs the same in a file of any size.
 WINDOW = 33
+#: A change of the text: the bytes ``start`` to ``end`` replaced by ``new``, in order (bytes of
+#: the text as ``_Text`` holds it: UTF-8 for a UTF-16/32 file).
+Edit = list[tuple[int, int, bytes]]
 
 
 # --- the diff's hunks -------------------------------------------------------------------------
@@ -80,10 +84,9 @@ class _Lines(Sequence[bytes]):
             i += len(self)
         return self.data[self.ends[i - 1] if i > 0 else 0:self.ends[i]]
 
-    def span(self, lo: int, hi: int) -> bytes:
-        """Lines ``lo`` to ``hi - 1``, as one run of bytes."""
-        start = self.ends[lo - 1] if lo > 0 else 0
-        return self.data[start:self.ends[hi - 1] if hi > 0 else 0]
+    def before(self, offset: int) -> int:
+        """How many line ends come before byte ``offset``."""
+        return bisect_right(self.ends, offset)
 
 
 @dataclass
@@ -98,7 +101,7 @@ class _Text:
     name: str = ""  # the name the readers tell PBN from LIN by
     starts: Sequence[int] = ()  # each board's first line (1-based), in order
 
-    ordered: bool = False  # each board starts on a line after the one before: windows work
+    offsets: array | None = None  # each board's first byte, when known (``locate``)
 
     @property
     def boards(self) -> int:
@@ -123,35 +126,103 @@ class _Text:
             return self.bom + data.decode("utf-8").encode(self.encoding)
         return data
 
-    def window(self, game: int, changed: dict[int, bytes], width: int | None = None
+    def locate(self, kind: str) -> None:
+        """Where each board starts, as a byte of the text (``offsets``): the start of its first
+        line when every board starts on a line of its own; in a LIN text whose boards share
+        lines, at its ``md`` with the ``pn``, ``st`` and ``qx`` just before it (as the LIN
+        reader draws the boundaries), when each shared line has as many ``md`` as boards.
+        Left None otherwise: each proof then reads the whole text."""
+        starts, lines = self.starts, self.lines
+        if not starts:
+            return
+        if all(a < b for a, b in zip(starts, starts[1:])):
+            self.offsets = array("q", (lines.ends[k - 2] if k > 1 else 0 for k in starts))
+            return
+        if kind != "lin" or any(a > b for a, b in zip(starts, starts[1:])):
+            return
+        offsets = array("q")
+        k = 0
+        while k < len(starts):
+            n = starts.count(starts[k]) if k + 1 < len(starts) and starts[k + 1] == starts[k] \
+                else 1
+            line = starts[k]
+            base = lines.ends[line - 2] if line > 1 else 0
+            found = _board_starts(lines[line - 1], n)
+            if found is None:
+                return
+            offsets.extend(base + f for f in found)
+            k += n
+        if all(a < b for a, b in zip(offsets, offsets[1:])):
+            self.offsets = offsets
+
+    def segment(self, game: int) -> tuple[int, int]:
+        """The bytes of board ``game`` (from its start to the next board's), or the whole text
+        when where the boards start is not known."""
+        offsets, i = self.offsets, game - 1
+        if offsets is None or not 0 <= i < len(offsets):
+            return 0, len(self.lines.data)
+        return offsets[i], offsets[i + 1] if i + 1 < len(offsets) else len(self.lines.data)
+
+    def window(self, game: int, edit: Edit, width: int | None = None
                ) -> tuple[bytes, int, int, int] | None:
-        """The text of board ``game``'s window with ``changed`` applied: the lines before the
-        first board, then ``width`` boards either side (``WINDOW``).  With it, how far its
-        lines moved, the window's first game and its number of boards; None when the boards do not each start
-        on a line of their own or a change falls outside the window."""
-        starts, i = self.starts, game - 1
-        if not 0 <= i < len(starts) or not self.ordered:
+        """The text of board ``game``'s window with ``edit`` made: the text before the first
+        board, then ``width`` boards either side (``WINDOW``).  With it, how far its lines
+        moved, the window's first game and its number of boards; None when where the boards
+        start is not known (``locate``) or the edit falls outside the window."""
+        offsets, i = self.offsets, game - 1
+        if offsets is None or not 0 <= i < len(offsets):
             return None
         width = WINDOW if width is None else width
-        lo, hi = max(0, i - width), min(len(starts), i + width + 1)
-        head_end, top = starts[0] - 1, starts[lo] - 1 if lo else 0
-        bottom = starts[hi] - 1 if hi < len(starts) else len(self.lines)
-        if any(not (top <= k < bottom or k < head_end) for k in changed):
+        lo, hi = max(0, i - width), min(len(offsets), i + width + 1)
+        top = offsets[lo] if lo else 0
+        bottom = offsets[hi] if hi < len(offsets) else len(self.lines.data)
+        head = offsets[0] if lo else 0
+        if any(not (top <= a and b <= bottom or b <= head) for a, b, _ in edit):
             return None
-        picked = range(head_end) if lo else range(0)
-        order = list(picked) + list(range(top, bottom))
-        data = self.join([changed.get(k, self.lines[k]) for k in order])
-        return data, len(picked) - top, lo + 1, hi - lo
+        data = self.lines.data
+        pieces = [_applied(data, 0, head, edit), _applied(data, top, bottom, edit)]
+        shift = self.lines.before(head) - self.lines.before(top)  # lines moved up
+        return self.join(pieces), shift, lo + 1, hi - lo
 
-    def with_lines(self, changed: dict[int, bytes]) -> bytes:
-        """The file with line ``i`` (0-based) replaced by ``changed[i]``: the unchanged runs
-        of lines taken as slices of the text."""
-        out, prev = [], 0
-        for k in sorted(changed):
-            out += [self.lines.span(prev, k), changed[k]]
-            prev = k + 1
-        out.append(self.lines.span(prev, len(self.lines)))
-        return self.join(out)
+    def merged(self, edits: list[Edit]) -> tuple[Edit, list[int]]:
+        """Several boards' edits as one, however many boards share a line; with the indices
+        of the edits left out because they change bytes one before them changes."""
+        taken: Edit = []
+        left = []
+        for i, edit in enumerate(edits):
+            if any(a < d and c < b or a == b == c == d for a, b, _ in edit
+                   for c, d, _ in taken):
+                left.append(i)
+                continue
+            taken += edit
+        return sorted(taken), left
+
+    def with_edit(self, edit: Edit) -> bytes:
+        """The whole text with ``edit`` made."""
+        return self.join([_applied(self.lines.data, 0, len(self.lines.data), edit)])
+
+    def changed_lines(self, edit: Edit) -> dict[int, bytes]:
+        """The lines ``edit`` changes (0-based) -> each one's new bytes."""
+        ends, out = self.lines.ends, {}
+        for a, b, _ in edit:
+            for k in range(bisect_right(ends, a), bisect_right(ends, max(a, b - 1)) + 1):
+                if k not in out and k < len(ends):
+                    start = ends[k - 1] if k else 0
+                    out[k] = _applied(self.lines.data, start, ends[k], edit)
+        return out
+
+    def shown(self, game: int, edit: Edit) -> tuple[str, str]:
+        """What ``edit`` changes of board ``game``, before and after, as text: the lines it
+        changes, as far as they are the board's own."""
+        first, last = self.segment(game)
+        before, after = [], []
+        ends, data = self.lines.ends, self.lines.data
+        for k in sorted(self.changed_lines(edit)):
+            lo = max(ends[k - 1] if k else 0, first)
+            hi = min(ends[k], last)
+            before.append(self.decode(data[lo:hi]))
+            after.append(self.decode(_applied(data, lo, hi, edit)))
+        return "".join(before), "".join(after)
 
     def decode(self, line: bytes) -> str:
         try:
@@ -168,6 +239,39 @@ class _Text:
         return out
 
 
+def _applied(data: bytes, start: int, end: int, edit: Edit) -> bytes:
+    """``data[start:end]`` with the changes of ``edit`` inside it made."""
+    out, at = [], start
+    for a, b, new in edit:
+        if start <= a and b <= end:
+            out += [data[at:a], new]
+            at = b
+    out.append(data[at:end])
+    return b"".join(out)
+
+
+_LIN_PAIR = re.compile(rb"([A-Za-z]{2})\|[^|]*\|")
+_BEFORE_MD = (b"pn", b"st", b"qx")
+
+
+def _board_starts(line: bytes, n: int) -> list[int] | None:
+    """Where the ``n`` boards of one LIN line start: at each ``md``, moved back over the
+    ``pn``, ``st`` and ``qx`` pairs just before it (the first board: the line's start); None
+    when the line has not ``n`` of them."""
+    pairs = list(_LIN_PAIR.finditer(line))
+    mds = [j for j, m in enumerate(pairs) if m.group(1).lower() == b"md"]
+    if len(mds) != n:
+        return None
+    out = []
+    for j in mds:
+        k = j
+        while k > 0 and pairs[k - 1].group(1).lower() in _BEFORE_MD \
+                and pairs[k - 1].end() == pairs[k].start():
+            k -= 1
+        out.append(pairs[k].start())
+    return out
+
+
 # --- one change as edits of the file's lines ---------------------------------------------------
 
 _MD = re.compile(rb"(?i)(?<![a-z])md\|([^|]*)\|")
@@ -176,8 +280,8 @@ _PC = re.compile(rb"(?i)(?<![a-z])pc\|([^|]*)\|")
 _UNIT = re.compile(rb"(?:\^\S+\s+)*[^\s^]+")
 
 
-def _edits(text: _Text, r: Replay, mend: Mend) -> Iterator[tuple[str, dict[int, bytes] | None]]:
-    """The line edits (0-based line -> new bytes) that make ``mend``, each with what it
+def _edits(text: _Text, r: Replay, mend: Mend) -> Iterator[tuple[str, Edit | None]]:
+    """The edits (``Edit``: the bytes of the text each replaces) that make ``mend``, each with what it
     chooses (" SQ": the card written); None when the text is not laid out as the change
     needs.  A missing LIN card gives one edit per card that may be it."""
     rec = r.record
@@ -196,14 +300,22 @@ def _edits(text: _Text, r: Replay, mend: Mend) -> Iterator[tuple[str, dict[int, 
                 yield f" {card_str(card)}", _pc_edit(text, rec, mend.at, card)
 
 
-def _line(text: _Text, number: int | None) -> tuple[int, bytes] | None:
+def _line(text: _Text, number: int | None, game: int) -> tuple[int, bytes] | None:
+    """Line ``number`` (1-based) of board ``game``, as far as it is the board's own (a LIN line
+    that holds several boards: the board's part of it), with the text's byte it starts at."""
     if number is None or not 1 <= number <= len(text.lines):
         return None
-    return number - 1, text.lines[number - 1]
+    ends = text.lines.ends
+    first, last = text.segment(game)
+    lo = max(ends[number - 2] if number > 1 else 0, first)
+    hi = min(ends[number - 1], last)
+    if lo >= hi:
+        return None
+    return lo, text.lines.data[lo:hi]
 
 
-def _deal_edit(text: _Text, rec: BoardRecord, hands: tuple[int, ...]) -> dict[int, bytes] | None:
-    found = _line(text, rec.deal_line)
+def _deal_edit(text: _Text, rec: BoardRecord, hands: tuple[int, ...]) -> Edit | None:
+    found = _line(text, rec.deal_line, rec.game)
     if found is None:
         return None
     i, line = found
@@ -216,7 +328,7 @@ def _deal_edit(text: _Text, rec: BoardRecord, hands: tuple[int, ...]) -> dict[in
         first = SEATS.index(value[0].upper()) if value[:1].upper() in SEATS and value[1:2] == ":" \
             else 0
         new = deal_str(hands, first).encode("ascii")
-        return {i: line[:m.start(2)] + new + line[m.end(2):]}
+        return [(i + m.start(2), i + m.end(2), new)]
     spans = [m for m in _MD.finditer(line)
              if read_md_hands(m.group(1).decode("latin-1"), 0, lambda *a: None)[1]
              == tuple(rec.hands)] or list(_MD.finditer(line))
@@ -228,11 +340,12 @@ def _deal_edit(text: _Text, rec: BoardRecord, hands: tuple[int, ...]) -> dict[in
     seats = (2, 3, 0, 1)  # S, W, N, E
     body = value[len(dealer):].rstrip(",")
     written = ",".join(_lin_hand(hands[s]) for s in seats[:max(3, body.count(",") + 1)])
-    return {i: line[:m.start(1)] + (dealer + written).encode("ascii") + line[m.end(1):]}
+    return [(i + m.start(1), i + m.end(1), (dealer + written).encode("ascii"))]
 
 
-def _pc_spans(text: _Text, line: int, card: int) -> tuple[int, bytes, list[re.Match]] | None:
-    found = _line(text, line)
+def _pc_spans(text: _Text, line: int, card: int, game: int
+              ) -> tuple[int, bytes, list[re.Match]] | None:
+    found = _line(text, line, game)
     if found is None:
         return None
     i, raw = found
@@ -241,27 +354,26 @@ def _pc_spans(text: _Text, line: int, card: int) -> tuple[int, bytes, list[re.Ma
     return i, raw, spans
 
 
-def _pc_edit(text: _Text, rec: BoardRecord, at: int, missing: int | None
-             ) -> dict[int, bytes] | None:
+def _pc_edit(text: _Text, rec: BoardRecord, at: int, missing: int | None) -> Edit | None:
     """``missing`` None: remove the ``pc`` of ``rec.play[at]``; else write ``pc|missing|``
     just before it (in the case the record writes its cards)."""
     p = rec.play[at]
     same = [k for k, q in enumerate(rec.play) if (q.line, q.card) == (p.line, p.card)]
-    found = _pc_spans(text, p.line, p.card)
+    found = _pc_spans(text, p.line, p.card, rec.game)
     if found is None or len(found[2]) != len(same):
         return None  # the line's pc tokens are not the record's cards (one each, in order)
     i, raw, spans = found
     m = spans[same.index(at)]
     if missing is None:
-        return {i: raw[:m.start()] + raw[m.end():]}
+        return [(i + m.start(), i + m.end(), b"")]
     token = card_str(missing)
     if m.group(1).islower():
         token = token.lower()
     key = m.group(0)[:3].decode("ascii")
-    return {i: raw[:m.start()] + f"{key}{token}|".encode("ascii") + raw[m.start():]}
+    return [(i + m.start(), i + m.start(), f"{key}{token}|".encode("ascii"))]
 
 
-def _time_order_edit(text: _Text, r: Replay) -> dict[int, bytes] | None:
+def _time_order_edit(text: _Text, r: Replay) -> Edit | None:
     """Each play line rewritten in seat columns from ``[Play]``'s seat: every card moves to the
     column of the player who played it in time order."""
     rec = r.record
@@ -275,9 +387,9 @@ def _time_order_edit(text: _Text, r: Replay) -> dict[int, bytes] | None:
     by_line: dict[int, list] = {}
     for p in rec.play:
         by_line.setdefault(p.line, []).append(p)
-    out: dict[int, bytes] = {}
+    out: Edit = []
     for number, plays in by_line.items():
-        found = _line(text, number)
+        found = _line(text, number, rec.game)
         if found is None:
             return None
         i, raw = found
@@ -293,7 +405,8 @@ def _time_order_edit(text: _Text, r: Replay) -> dict[int, bytes] | None:
             for m, new in zip(units, slots):
                 pieces += [raw[end:m.start()], new]
                 end = m.end()
-            out[i] = b"".join(pieces) + raw[end:]
+            out.append((i, i + len(raw), b"".join(pieces) + raw[end:]))
         else:
-            out[i] = raw[:units[0].start()] + b" ".join(slots) + raw[units[-1].end():]
-    return out
+            out.append((i, i + len(raw), raw[:units[0].start()] + b" ".join(slots)
+                        + raw[units[-1].end():]))
+    return sorted(out)
