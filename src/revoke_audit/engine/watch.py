@@ -5,6 +5,8 @@ corrected record no longer has it.
 - **What is read again**: only the file that changed, and of its boards only those whose record
   content changed (a board is known by its identity in the file: board, room, Table and Round
   tags, and which occurrence of them it is; its content is the record without line numbers).
+  A file that only grew is read on from ``watch_read.BACK`` boards before its last one
+  (``watch_read.Resume``: its bytes before checked by a digest, not read as boards).
 - **What waits**: a board the file ends inside (a save caught half done, a trick of two cards)
   announces only its established revokes; the rest waits for more.  A revoke not yet
   established (``RV004``) is never announced: the next card establishes it or it is corrected.

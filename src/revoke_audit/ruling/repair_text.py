@@ -281,9 +281,9 @@ _UNIT = re.compile(rb"(?:\^\S+\s+)*[^\s^]+")
 
 
 def _edits(text: _Text, r: Replay, mend: Mend) -> Iterator[tuple[str, Edit | None]]:
-    """The edits (``Edit``: the bytes of the text each replaces) that make ``mend``, each with what it
-    chooses (" SQ": the card written); None when the text is not laid out as the change
-    needs.  A missing LIN card gives one edit per card that may be it."""
+    """The edits (``Edit``: the bytes of the text each replaces) that make ``mend``, each with
+    what it chooses (" SQ": the card written); None when the text is not laid out as the
+    change needs.  A missing LIN card gives one edit per card that may be it."""
     rec = r.record
     if mend.kind in ("rotated", "deal"):
         yield "", _deal_edit(text, rec, mend.hands)
