@@ -525,3 +525,25 @@ def test_a_board_cut_at_the_game_limit_is_never_clean(tmp_path, pad):
     assert audited.status == "unreadable"
     result = CliRunner().invoke(main, ["audit", str(path), "-q", "-o", str(tmp_path / "b.csv")])
     assert "unreadable" in (tmp_path / "b.csv").read_text() and "no hand record" not in result.output
+
+
+@pytest.mark.parametrize("result", ["9" * 5000, "NS " + "9" * 5000, "EW 3 NS " + "9" * 5000])
+def test_a_result_of_thousands_of_digits_is_a_value_problem_not_a_crash(tmp_path, result):
+    """``[Result "<5,000 digits>"]`` (the fuzzer's hostile numbers, past int()'s 4,300-digit
+    limit): PS113, the board still read and its revoke still found, whether the game is read
+    the usual way or as a plain game built into its record later (the lane's way, where the
+    ValueError ended the whole run as an internal error)."""
+    from revoke_audit import audit_paths
+
+    text = (Path(__file__).resolve().parents[1] / "fixtures" / "cli" / "revoke.pbn").read_text()
+    assert '[Result "10"]' in text
+    path = tmp_path / "big.pbn"
+    path.write_text(text.replace('[Result "10"]', f'[Result "{result}"]'))
+    (record,) = read_pbn(io.BytesIO(path.read_bytes()), str(path))
+    assert record.result_stated is None
+    assert any(d.code == "PS113" and len(d.message) < 200 for d in record.diagnostics)
+    run = audit_paths([str(path)], jobs=1)
+    (board,) = run.boards.to_dict("records")
+    assert board["status"] == "irregular"
+    codes = set(run.findings["code"])
+    assert "PS113" in codes and any(c.startswith("RV") for c in codes)

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import revoke_audit.ruling.repair as repair
+import revoke_audit.ruling.repair_text as repair_text
 from revoke_audit.cli.commands import main
 from revoke_audit.formats import Limits, read_boards
 from revoke_audit.ruling.repair import plan_paths, repairs
@@ -177,13 +178,63 @@ def test_a_proof_reads_a_window_not_the_whole_file(tmp_path, monkeypatch):
     (plan,) = plan_paths([path])
     assert plan.mended is not None
     with monkeypatch.context() as whole:  # a window as large as the file: the same repairs
-        whole.setattr(repair, "WINDOW", 10 ** 6)
+        whole.setattr(repair_text, "WINDOW", 10 ** 6)
         (alike,) = plan_paths([path])
     assert plan.repairs == alike.repairs and plan.mended == alike.mended
     assert sum(r.mended for r in plan.repairs) >= 25
     read.clear()
     plan_paths_again = list(plan_paths([path]))
     assert plan_paths_again[0].mended == plan.mended
-    window = 2 * repair.WINDOW + 1
+    window = 2 * repair_text.WINDOW + 1
     assert len(read) <= 2 * 300 + len(plan.repairs) * window * 2
     assert len(read) < 300 * len(plan.repairs) / 2  # the whole file per proof was 300 each
+
+
+def test_a_lin_file_on_one_line_is_mended_board_by_board_in_windows(tmp_path, monkeypatch):
+    """120 LIN boards written on one line (bench's boards, every 10th with its hands rotated:
+    the ``md`` of board 10 is the deal moved a seat, so moving each hand back fits its play):
+    each board's part of the line is found at its ``md`` (with the ``pn`` and ``st`` before
+    it), so each proof reads its window, not the line, and the boards' changes of the one line
+    are made together - before, the line's edits replaced each other and every repair was
+    left "not holding with the others"."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import dataclasses
+    import random
+
+    from bench import random_record
+    from revoke_audit.formats.lin.write import format_lin
+
+    rnd = random.Random(1)
+    texts = []
+    for i in range(1, 121):
+        r = random_record(rnd, i)
+        if i % 10 == 0:
+            h = r.hands
+            r = dataclasses.replace(r, hands=(h[3], h[0], h[1], h[2]))
+        texts.append(format_lin(r).strip())
+    path = tmp_path / "one.lin"
+    path.write_text("".join(texts) + "\n")
+    read = []
+    real = repair.read_stream
+
+    def counted(*args, **kwargs):
+        for r in real(*args, **kwargs):
+            read.append(1)
+            yield r
+
+    monkeypatch.setattr(repair, "read_stream", counted)
+    (plan,) = plan_paths([path])
+    mended = [r for r in plan.repairs if r.mended]
+    assert len(plan.repairs) == 12 and len(mended) >= 10
+    assert plan.mended is not None and plan.mended.count(b"\n") == 1
+    assert {r.what for r in mended} == {"rotated"}
+    assert all(len(r.before) < 1000 for r in mended)  # the board's part of the line, not it
+    # the whole line read: once surveyed, once for all repairs together; each proof a window
+    assert len(read) <= 2 * 120 + len(plan.repairs) * (2 * repair_text.WINDOW + 1 + 3) * 2
+    monkeypatch.undo()
+    fixed = tmp_path / "fixed.lin"
+    fixed.write_bytes(plan.mended)
+    assert sum(r.mended for r in repairs([fixed])) == 0  # nothing left to mend in the mended
+    assert [r.game for r in repairs([fixed])] == [r.game for r in plan.repairs if not r.mended]

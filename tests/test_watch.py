@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from queue import Empty, Queue
 
@@ -79,6 +80,44 @@ def test_a_ruling_the_cards_already_settle_is_announced_once_with_its_transfer(t
     assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 0, 0, 1)
 
 
+#: Board 3 played so that its later tricks are not settled when the revoke is established:
+#: East keeps SK (he discards D8, not SK, on South's HJ at trick 6), so South's S9 lead to
+#: trick 11 loses to it.  Hands after trick 10 (every card checked against the Deal):
+#: West S7 DT D3, North S5 S4 DQ, East SK D9 C9, South S9 S8 D5 (South ruffed trick 10 with HT
+#: holding D5: the revoke).  Tricks in the Play tag's columns W N E S, and each one's leader.
+UNSETTLED = replace(RUFF, tricks=RUFF.tricks[:5] + (
+    ("H9", "S3", "D8", "HJ"),   # 6: South leads HJ, East discards D8 and keeps SK
+) + RUFF.tricks[6:10] + (
+    ("S7", "S5", "SK", "S9"),   # 11: South leads S9 (establishes the revoke); East's SK wins
+    ("D3", "DQ", "D9", "D5"),   # 12: East leads D9; North's DQ, his only diamond, wins
+    ("DT", "S4", "C9", "S8"),   # 13: North leads S4; South's S8 wins
+), leaders=RUFF.leaders[:10] + (3, 2, 1))
+
+
+def test_a_ruling_that_later_tricks_change_is_announced_again(tmp_path):
+    """Board 3 (``UNSETTLED``) saved whole on every card.  Card 41, South's S9 lead to trick
+    11, establishes his trick-10 revoke.  West must play S7, North S5 or S4, East his only
+    spade SK: trick 11 is East-West's whatever is played, and nothing later is played yet, so
+    64A1 transfers the revoke trick alone: 1 trick, said once (cards 42 to 44 change nothing).
+    Card 45, East's D9 lead to trick 12: South must play D5, West DT or D3, North his only
+    diamond DQ, above both - trick 12 is North-South's whatever is played.  The offending side
+    now wins a later trick, so 64A1 transfers a second: said again, as changed, once; trick 13
+    (South's S8 wins it) changes nothing more, since 64A1 transfers at most two."""
+    assert [sorted(t) for t in zip(*UNSETTLED.tricks)] == [sorted(t) for t in zip(*RUFF.tricks)]
+    path, w = tmp_path / "shared.pbn", watcher()
+    heard = []
+    for cards in range(1, 53):
+        write(path, UNSETTLED.text(1, cards, placeholders=True))
+        heard += [(cards, a) for a in w.read(str(path))]
+    assert [(cards, a.kind, a.finding["code"], a.finding["law"], a.finding["transferred"])
+            for cards, a in heard] == [(41, NEW, "RV001", "64A1", 1),
+                                       (45, CHANGED, "RV001", "64A1", 2)]
+    line = announcement_line(heard[1][1])
+    assert " changed: " in line and "2 tricks transferred to East-West (64A1)" in line
+    assert "2 tricks transferred" in heard[1][1].finding["ruling"]
+    assert (w.new, w.changed, w.withdrawn, w.standing) == (1, 1, 0, 1)
+
+
 def test_a_withdrawn_finding_is_said_with_its_last_words(tmp_path):
     """Words that change without changing the transfer (the result becomes known when the
     board is complete) are not said, but kept: a withdrawal says the finding as it last was."""
@@ -146,6 +185,82 @@ def test_only_the_changed_board_is_audited_again(tmp_path, monkeypatch):
     write(path, CLEAN.text(1, 52) + "\n" + REVOKE.text(2, 24))
     w.read(str(path))
     assert audited == ["2"]
+
+
+def _grow(path: Path, steps) -> None:
+    with open(path, "ab") as fh:  # appended: the same file, its bytes before kept
+        fh.write(steps.encode())
+
+
+def _session_of(tables: int) -> str:
+    """``tables`` finished clean boards, each at its own table, after a PBN header."""
+    return "% PBN 2.1\n% EXPORT\n\n" + "\n".join(CLEAN.text(t, 52) for t in range(1, tables + 1))
+
+
+def test_a_file_that_only_grew_is_read_on_from_near_its_end(tmp_path, monkeypatch):
+    """150 finished boards, then board 2 of table 151 appended trick by trick: each read after
+    an append reads the boards from ``BACK`` boards before the last one on, not the file, and
+    says exactly what a watch reading the whole file each time says (the revoke, once, with
+    the same line and game); the reads are counted in boards given by the readers."""
+    from revoke_audit.engine import watch_read
+
+    whole_path, grown_path = tmp_path / "whole.pbn", tmp_path / "grown.pbn"
+    for p in (whole_path, grown_path):
+        write(p, _session_of(150))
+    w, whole = watcher(), watcher()
+    read = []
+    real_kept = watch_read._kept
+
+    def counted(records):
+        for r in real_kept(records):
+            read.append(r.game)
+            yield r
+
+    monkeypatch.setattr(watch_read, "_kept", counted)
+    assert w.read(str(grown_path)) == [] and len(read) == 2 * 150  # keys, then boards
+    with monkeypatch.context() as m:
+        m.setattr(watch_module, "splittable", lambda path: False)  # always read whole
+        assert whole.read(str(whole_path)) == []
+    text = ""
+    heard, heard_whole = [], []
+    for cards in range(4, 53, 4):  # a trick at a time
+        full = "\n" + REVOKE.text(151, cards)
+        added, text = full[len(text):], full
+        _grow(grown_path, added)
+        read.clear()
+        heard += [(a.kind, a.finding["code"], a.finding["line"], a.finding["game"])
+                  for a in w.read(str(grown_path))]
+        assert 0 < len(read) <= 2 * (watch_read.BACK + 2)  # two passes over the window
+        _grow(whole_path, added)
+        with monkeypatch.context() as m:
+            m.setattr(watch_module, "splittable", lambda path: False)
+            heard_whole += [(a.kind, a.finding["code"], a.finding["line"], a.finding["game"])
+                            for a in whole.read(str(whole_path))]
+    assert heard == heard_whole and [h[:2] for h in heard] == [(NEW, "RV001")]
+    assert heard[0][3] == 151 and w.files[str(grown_path)].resume is not None
+    assert list(w.files[str(grown_path)].boards) == list(whole.files[str(whole_path)].boards)
+
+
+def test_a_file_rewritten_in_place_longer_is_read_whole(tmp_path):
+    """The same file (same inode) rewritten longer with an early board changed - board 2's
+    revoke corrected, far before the boards read again (``BACK``), a board appended - is not
+    read on from its end: its first bytes are not the ones read before (their digest), so it
+    is read whole and the corrected revoke is withdrawn."""
+    path, w = tmp_path / "t.pbn", watcher()
+
+    def session(board2: str, tables: int) -> str:
+        return "\n".join([CLEAN.text(1, 52), board2] + [CLEAN.text(t, 52)
+                                                      for t in range(3, tables + 1)])
+
+    write(path, session(REVOKE.text(2, 52), 100))
+    assert said(w.read(str(path))) == [(NEW, "RV001", 3)]
+    assert w.files[str(path)].resume is not None
+    before = os.stat(path).st_ino
+    with open(path, "r+") as fh:  # in place: written again, longer
+        fh.write(session(corrected(REVOKE.text(2, 52)), 101))
+    assert os.stat(path).st_ino == before
+    assert said(w.read(str(path))) == [(WITHDRAWN, "RV001", 3)]
+    assert len(w.files[str(path)].boards) == 101
 
 
 def test_rewritten_renamed_truncated_or_vanished_files_say_nothing_again(tmp_path):

@@ -5,6 +5,8 @@ corrected record no longer has it.
 - **What is read again**: only the file that changed, and of its boards only those whose record
   content changed (a board is known by its identity in the file: board, room, Table and Round
   tags, and which occurrence of them it is; its content is the record without line numbers).
+  A file that only grew is read on from ``watch_read.BACK`` boards before its last one
+  (``watch_read.Resume``: its bytes before checked by a digest, not read as boards).
 - **What waits**: a board the file ends inside (a save caught half done, a trick of two cards)
   announces only its established revokes; the rest waits for more.  A revoke not yet
   established (``RV004``) is never announced: the next card establishes it or it is corrected.
@@ -30,23 +32,22 @@ corrected record no longer has it.
 file events (the ``watchfiles`` library, the ``watch`` extra), polling only when asked to."""
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import os
 import stat
-import sys
 import time
+from array import array
 from collections import OrderedDict
-from dataclasses import dataclass, field, fields, replace
+from itertools import islice
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Callable, Iterable, Iterator
 
 from ..ruling.audit import BoardAudit, audit_board
 from ..core.codes import board_status
 from ..core.findings import Finding
-from ..formats import Limits, iter_sources, read_stream, recognised
-from ..formats.lin.plain import PlainLine
+from ..formats import Limits, iter_sources
+from ..formats.parts import splittable
 from ..formats.pbn.plain import PlainGame
 from ..laws import AFTER_ROUND, TABLE
 from ..ruling.options import AuditOptions
@@ -55,33 +56,18 @@ from ..replay.coherence import with_neighbours
 from ..replay.model import CLAIMED, COMPLETE
 from ..reports.report import text_line
 from ..reports.rows import LeanRow, Rendered, board_row, finding_row
+from .watch_follow import MISSING, TEMPORARY, follow, followed  # noqa: F401 (the watch's names)
+from .watch_read import (Resume, _key, _keyed, _last_trick_open, _later_boards, _records,
+                         _signature, _snapshot, _stamp, advance, line_offset, new_hasher,
+                         read_grown, resume_at, window)
 
 NEW, CHANGED, WITHDRAWN = "new", "changed", "withdrawn"
 ROUND_MINUTES = 15.0
 #: Codes a board still being played does not announce yet: the next cards settle them (a revoke
 #: not yet established; a card missing mid-play, which turns out a defective trick or not).
 PROVISIONAL = ("RV004", "RC013")
-#: Names a program saves through before it renames the file into place: never followed.
-TEMPORARY = (".tmp", ".temp", ".part", ".partial", ".swp", ".swx", "~", ".bak", ".crdownload")
 ORPHANS = 10_000  # boards kept after they left their file, to know them when they come back
 CLEAN, IRREGULAR = "clean", "irregular"
-
-
-def _install_hint() -> str:
-    """The command that installs the ``watch`` extra where this copy runs: into a copy of the
-    project (``scripts/audit`` makes ``.venv`` and installs it editable there), the project's
-    own ``.venv/bin/pip``; elsewhere this Python's pip."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # src/revoke_audit
-    root = os.path.dirname(os.path.dirname(package))  # -> the project
-    pip = os.path.join(os.path.dirname(sys.executable), "pip")
-    if os.path.basename(os.path.dirname(package)) == "src" and os.path.isfile(
-            os.path.join(root, "pyproject.toml")):
-        return f"{pip} install -e '{root}[watch]'"
-    return f"{pip} install 'revoke-audit[watch]'"
-
-
-MISSING = ("revoke-audit watch needs the watchfiles library (the watch extra); install it with: "
-           + _install_hint())
 
 
 @dataclass(frozen=True)
@@ -111,7 +97,10 @@ class _Board:
 @dataclass
 class _File:
     stamp: tuple[int, int, int] | None = None  # size, mtime_ns, inode when last read
-    boards: dict[tuple, _Board] = field(default_factory=dict)
+    boards: dict[tuple, _Board] = field(default_factory=dict)  # in file order
+    starts: array = field(default_factory=lambda: array("q"))  # each board's first line
+    games: array = field(default_factory=lambda: array("q"))  # each board's game number
+    resume: Resume | None = None  # where to read on from when the file only grew
 
 
 class Watch:
@@ -195,6 +184,15 @@ class Watch:
         known = self.files.setdefault(path, _File())
         if known.stamp == _stamp(st):
             return []
+        if known.resume is not None and known.stamp is not None \
+                and st.st_ino == known.stamp[2] and st.st_size > known.resume.size:
+            said = self._read_on(path, known)
+            if said is not None:
+                return said
+        return self._read_whole(path, known)
+
+    def _read_whole(self, path: str, known: _File) -> list[Announcement]:
+        """Every board of ``path`` read, those whose record changed audited again."""
         data, st = _snapshot(path, self.limits)
         if st is None:  # replaced by something else than a file since: gone
             self.forget(path)
@@ -202,22 +200,95 @@ class Watch:
         known.stamp = _stamp(st)
         later, count = _later_boards(_records(path, data))
         cut = data[-1:] not in (b"\n", b"\r", b"")
+        items = (((item, neighbours), key, _signature(item)) for (item, neighbours), key
+                 in _keyed(with_neighbours(_records(path, data))))
+        previous = known.boards
+        said, boards, starts, games, kind = self._boards(path, previous, {}, items, later,
+                                                         count, cut, st.st_mtime)
+        known.starts, known.games = array("q", starts), array("q", games)
+        known.resume = None
+        if kind is not None and len(data) <= self.limits.member_bytes and splittable(path):
+            hasher = new_hasher()
+            hasher.update(data)
+            known.resume = resume_at(kind, data[:line_offset(data, starts[0]) or 0], data, 0, 1,
+                                     starts, games, len(data), hasher)
+            if known.resume is not None:
+                advance(known.resume, list(islice(boards, known.resume.index)))
+        self._settle(path, known, previous, boards)
+        return said
+
+    def _read_on(self, path: str, known: _File) -> list[Announcement] | None:
+        """A file that only grew (the same file, its bytes read before unchanged: ``Resume``)
+        read on from ``watch_read.BACK`` boards before its last board: the boards before keep
+        what is known of them.  None when that cannot be done exactly (a board before the
+        last one reads differently there, or a board before the window is now over): then
+        the file is read whole."""
+        resume = known.resume
+        got = read_grown(path, resume, self.limits.member_bytes)
+        if got is None or resume.index > len(known.boards):
+            return None
+        body, st, hasher = got
+        again = list(islice(known.boards, resume.index, None))  # the boards read again
+        seen, tables = dict(resume.seen), dict(resume.tables)
+        keys, signatures = [], []
+        for j, item in enumerate(window(path, resume, body)):
+            keys.append(_key(item, seen))
+            signatures.append(_signature(item))
+            if j < len(again) - 1 and (again[j] != keys[-1] or
+                                       known.boards[again[j]].signature != signatures[-1]):
+                return None
+        later = set()
+        for key in keys:
+            later.add(tables.get(key[2] or key[1]))
+            tables[key[2] or key[1]] = key
+        fresh = set(keys)
+        if any(k is not None and k not in fresh and not known.boards[k].over for k in later):
+            return None  # a board before the window that its table has left: read whole
+        cut = body[-1:] not in (b"\n", b"\r", b"")
+        items = ((pair, keys[j], signatures[j]) for j, pair
+                 in enumerate(with_neighbours(window(path, resume, body))))
+        previous = {k: known.boards.pop(k) for k in again}
+        said, boards, starts, games, _ = self._boards(path, previous, known.boards, items,
+                                                      later, len(keys), cut, st.st_mtime)
+        known.stamp = _stamp(st)
+        del known.starts[resume.index:], known.games[resume.index:]
+        known.starts.extend(starts)
+        known.games.extend(games)
+        known.resume = resume_at(resume.kind, resume.header, body, resume.offset, resume.line,
+                                 known.starts, known.games, resume.offset + len(body), hasher)
+        if known.resume is not None:
+            known.resume.seen, known.resume.tables = resume.seen, resume.tables
+            advance(known.resume, keys[:known.resume.index - resume.index])
+        self._settle(path, known, previous, boards)
+        return said
+
+    def _boards(self, path: str, previous: dict[tuple, _Board], boards: dict[tuple, _Board],
+                items, later, count: int, cut: bool, mtime: float):
+        """Each ((record, neighbours), key, signature) of ``items`` ruled into ``boards``
+        (``count`` of them, the last unfinished when ``cut``; ``previous``: what was known of
+        them): what to announce, the boards, their first lines and game numbers, and the
+        file's kind (``pbn``, ``lin``)."""
         said: list[Announcement] = []
-        boards: dict[tuple, _Board] = {}
-        for i, ((item, neighbours), key) in enumerate(_keyed(with_neighbours(
-                _records(path, data)))):
-            signature = _signature(item)
-            old = known.boards.get(key) or self._adopt(path, key, signature)
+        starts, games, kind = [], [], None
+        for i, ((item, neighbours), key, signature) in enumerate(items):
+            old = previous.get(key) or self._adopt(path, key, signature)
             unfinished = getattr(item, "truncated", False) or (cut and i == count - 1)
             boards[key], out = self._board(item, neighbours, signature, old, key in later,
-                                           st.st_mtime, unfinished)
+                                           mtime, unfinished)
             said += out
-        del data
-        for key, board in known.boards.items():  # left the file: kept a while, unsaid
+            starts.append(item.line)
+            games.append(item.game)
+            kind = kind or item.format
+        return said, boards, starts, games, kind
+
+    def _settle(self, path: str, known: _File, previous: dict[tuple, _Board],
+                boards: dict[tuple, _Board]) -> None:
+        """``boards`` are the file's now: those of ``previous`` that left it are kept a
+        while, unsaid."""
+        for key, board in previous.items():
             if key not in boards:
                 self._orphan((path, key), board)
         known.boards = boards
-        return said
 
     def forget(self, path: str) -> None:
         """``path`` vanished (a file, or a folder with the files under it): their boards
@@ -297,56 +368,6 @@ class Watch:
         return None
 
 
-def _last_trick_open(record: BoardRecord) -> bool:
-    """The last trick of the play still holds a ``-``: a program that saves the whole file on
-    every card writes so the cards not yet played, so the board is still in play (a ``-`` the
-    finished record keeps is judged once the Result is stated or the trick is filled)."""
-    tricks = [p.trick for p in record.play if p.trick is not None]  # LIN's plays have none
-    if not tricks:
-        return False
-    last = max(tricks)
-    return any(p.card is None and p.trick == last for p in record.play)
-
-
-def _stamp(st: os.stat_result) -> tuple[int, int, int]:
-    return st.st_size, st.st_mtime_ns, st.st_ino
-
-
-def _snapshot(path: str, limits: Limits) -> tuple[bytes, os.stat_result | None]:
-    """The bytes of the regular file at ``path`` as they are now (up to the reader's own
-    limit and a byte, so that the reader says PS008 beyond it), with its status; None for
-    the status when it is no longer a regular file.  Opened without blocking: a FIFO put in
-    its place between the ``stat`` and the ``open`` does not hold the watch."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
-        return b"", None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return b"", None
-        with os.fdopen(os.dup(fd), "rb") as fh:
-            return fh.read(limits.member_bytes + 1), st
-    except OSError:
-        return b"", st
-    finally:
-        os.close(fd)
-
-
-def _records(path: str, data: bytes) -> Iterator[BoardRecord | PlainGame]:
-    """The boards ``data`` (the file at ``path``) holds, as ``audit`` reads them; a file's
-    own unreadable row (no deal) is no board.  The plainest PBN games come as their text
-    (``PlainGame``), built into records only when they changed."""
-    for r in read_stream(io.BytesIO(data), path, path, plain=True):
-        if isinstance(r, PlainGame):
-            yield r
-            continue
-        if isinstance(r, PlainLine):
-            r = r.record()
-        if not r.unreadable or r.hands is not None:
-            yield r
-
-
 def _settled(findings: list[Finding], unfinished: bool, in_play: bool) -> Iterator[Finding]:
     """What may be announced of a board now: on a board its file ends inside (the file
     ends in it without a line end, or within a tag or the play: PS004), only its established
@@ -371,179 +392,6 @@ def _transfer(row: dict[str, object]) -> tuple:
     """What a finding's ruling transfers: its code, Law and tricks transferred (64A1 gives
     its second trick, 64A2 its first, once the offending side wins a later trick)."""
     return row["code"], row["law"], row["transferred"]
-
-
-def _key(r: BoardRecord, seen: dict[tuple, int]) -> tuple:
-    """A board's identity in its file: board, room, Table and Round tags, occurrence
-    (``seen``: how often each came before it)."""
-    base = (r.board, r.room, r.tags.get("Table", ""), r.tags.get("Round", ""))
-    seen[base] = seen.get(base, 0) + 1
-    return base + (seen[base],)
-
-
-def _keyed(items: Iterable[tuple[BoardRecord, object]]
-           ) -> Iterator[tuple[tuple[BoardRecord, object], tuple]]:
-    """Each (record, neighbours) with its board's identity (``_key``)."""
-    seen: dict[tuple, int] = {}
-    for item in items:
-        yield item, _key(item[0], seen)
-
-
-def _later_boards(records: Iterable[BoardRecord]) -> tuple[set[tuple], int]:
-    """Keys of the boards after which the same table has begun another board, and how many
-    boards there are (one pass, keeping keys only)."""
-    seen: dict[tuple, int] = {}
-    tables: dict[str, tuple] = {}
-    over = set()
-    count = 0
-    for r in records:
-        key = _key(r, seen)
-        count += 1
-        table = r.tags.get("Table") or r.room
-        if table in tables:
-            over.add(tables[table])
-        tables[table] = key
-    return over, count
-
-
-_SKIP = {"source", "line", "game", "tags", "play", "diagnostics"}
-
-
-def _signature(r: BoardRecord | PlainGame) -> bytes:
-    """A digest of the record's content without where it sits in the file (line numbers,
-    game index): 16 bytes kept per board followed, not the record.  A plain game's is of its
-    text and its tags (``#`` resolved), which make its record."""
-    if isinstance(r, PlainGame):
-        return hashlib.blake2b(repr(("plain", tuple(sorted(r.tags.items())), r.text)).encode(
-            "utf-8", "surrogatepass"), digest_size=16).digest()
-    plain = tuple(getattr(r, f.name) for f in fields(r)
-                  if f.name not in _SKIP and not f.name.endswith("_line"))
-    whole = plain + (tuple(sorted(r.tags.items())),
-                     tuple((p.seat, p.card, p.marks, p.trick) for p in r.play),
-                     tuple((d.code, d.message) for d in r.diagnostics))
-    return hashlib.blake2b(repr(whole).encode("utf-8", "surrogatepass"),
-                           digest_size=16).digest()
-
-
-# --- following the files ---------------------------------------------------------------------
-
-def followed(path: str, named: dict[str, str], folders: dict[str, str]) -> str | None:
-    """The name to read ``path`` (absolute, from an event) by: as a named file was given, or
-    below a named folder when it is a hand record there (not hidden, not a temporary file);
-    None when it is not followed."""
-    if path in named:
-        return named[path]
-    name = os.path.basename(path)
-    if name.startswith(".") or name.lower().endswith(TEMPORARY):
-        return None
-    for folder, given in folders.items():
-        if path.startswith(folder.rstrip(os.sep) + os.sep):
-            rest = os.path.relpath(path, folder)
-            if any(part.startswith(".") for part in rest.split(os.sep)):
-                return None
-            shown = os.path.join(given, rest)
-            if not os.path.isfile(path) or recognised(path, name):
-                return shown
-    return None
-
-
-def follow(watch: Watch, paths: list[str], say: Callable[[Announcement], None],
-           idle: float | None = None, poll: float | None = None,
-           ready: Callable[[], None] | None = None,
-           settled: Callable[[bool], None] | None = None) -> None:
-    """Announce changes under ``paths`` (files or folders, read once by ``Watch.start``)
-    through ``say`` (by ``Watch.tell``) until ``idle`` seconds pass without a change to a
-    file followed (forever when None).  File events come from the system; ``poll`` seconds:
-    poll instead (network filesystems, where events do not arrive).  A named folder is watched
-    with all below it, a named file's folder alone.  A folder (or a named file's folder) that
-    vanishes is watched again, and read whole, once it is back.  ``ready``: called once the
-    events are watched and what changed before that has been read.  ``settled(said)``: called
-    after each batch of events has been read (and each wait without one, at most a second
-    apart), ``said`` whether it announced anything or a file followed changed."""
-    try:
-        import watchfiles
-    except ImportError as exc:
-        raise ImportError(MISSING) from exc
-    named = {os.path.abspath(p): p for p in paths if not os.path.isdir(p)}
-    folders = {os.path.abspath(p): p for p in paths if os.path.isdir(p)}
-    wanted = sorted(set(folders) | {os.path.dirname(p) for p in named})
-    timeout = 1000 if idle is None else max(20, int(min(idle, 1) * 1000))
-    if poll is not None:  # the poller misses a file rewritten at the same size within its
-        timeout = min(timeout, max(10, int(poll * 1000)))  # clock's tick: stat those known
-    last, started = time.monotonic(), False
-    while True:
-        roots = _present(wanted)
-        changes = _events(watchfiles, sorted(roots), bool(folders), timeout, poll)
-        try:
-            for again, batch in changes:
-                shown = {followed(p, named, folders) for _change, p in batch} - {None}
-                heard = bool(shown)
-                if again:  # the events are watched now: read what changed while they were not
-                    shown |= set(iter_sources(list(paths))) | set(watch.files)
-                elif poll is not None:
-                    shown |= set(watch.files)
-                spoke = False
-                for path in _in_order(shown):
-                    spoke = watch.tell(watch.read(path), say) or spoke
-                if settled is not None:
-                    settled(spoke or heard)
-                if not started:
-                    started = True
-                    if ready is not None:
-                        ready()
-                elif heard or spoke:
-                    last = time.monotonic()
-                elif idle is not None and time.monotonic() - last >= idle:
-                    return
-                if _present(wanted) != roots or any(p in roots for _change, p in batch):
-                    break  # a folder vanished, is back, or was made anew: watched again
-        finally:
-            close = getattr(changes, "close", None)
-            if close is not None:
-                close()
-
-
-def _events(watchfiles, roots: list[str], recursive: bool, timeout: int,
-            poll: float | None) -> Iterator[tuple[bool, set]]:
-    """(again, batch): batches of (change, path) under ``roots``, one at least every
-    ``timeout`` ms (empty when nothing happened); ``again`` for the first, which comes once
-    the roots are watched.  With no root to watch (every one has vanished), empty batches
-    only, until the watch is made again."""
-    if not roots:
-        again = True
-        while True:
-            yield again, set()
-            again = False
-            time.sleep(timeout / 1000)
-    again = True
-    for batch in watchfiles.watch(
-            *roots, watch_filter=None, debounce=100, step=20, rust_timeout=timeout,
-            yield_on_timeout=True, force_polling=True if poll is not None else None,
-            poll_delay_ms=int((poll or 0.3) * 1000), raise_interrupt=True,
-            ignore_permission_denied=True, recursive=recursive):
-        yield again, batch
-        again = False
-
-
-def _present(folders: list[str]) -> dict[str, int]:
-    """Those of ``folders`` that are there, each with its inode (a folder deleted and made
-    again is a new one: the system's watch of the old one ended with it)."""
-    there = {}
-    for folder in folders:
-        try:
-            st = os.stat(folder)
-        except OSError:
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            there[folder] = st.st_ino
-    return there
-
-
-def _in_order(paths: Iterable[str]) -> list[str]:
-    """The paths of a batch, those gone first: a file renamed is forgotten under its old
-    name before it is read under its new one, so its boards are known again there, whatever
-    the names' order."""
-    return sorted(paths, key=lambda p: (os.path.lexists(p), p))
 
 
 # --- what is said ----------------------------------------------------------------------------

@@ -174,24 +174,30 @@ def _result(tags: Tags, lines: Lines, declarer: int | None, contract: str | None
         d("PS113", f"Result {v[:40]!r} cannot be read", line)
         return None, False
     if m.group(2) is not None:
-        tricks: int | None = int(m.group(2))
+        tricks: int | None = _tricks(m.group(2))
     else:
         tricks = _tricks_by_side(m, declarer, contract, v, line, d)
     if tricks is not None and not 0 <= tricks <= 13:
-        d("PS113", f"Result {v!r} is not 0..13 tricks", line)
+        d("PS113", f"Result {v[:40]!r} is not 0..13 tricks", line)
         tricks = None
     return tricks, m.group(1) is not None
+
+
+def _tricks(digits: str) -> int:
+    """A count of tricks as written; 99 (not 0..13) for one of more than three digits, which
+    ``int`` may refuse (its 4,300-digit limit)."""
+    return int(digits) if len(digits) <= 3 else 99
 
 
 def _tricks_by_side(m: re.Match, declarer: int | None, contract: str | None, v: str,
                     line: int | None, d: Diag) -> int | None:
     """Declarer's tricks from a by-side Result; None when the declarer is unknown."""
-    by_side = {m.group(3).upper(): int(m.group(4))}
+    by_side = {m.group(3).upper(): _tricks(m.group(4))}
     if m.group(5):
-        by_side.setdefault(m.group(5).upper(), int(m.group(6)))
+        by_side.setdefault(m.group(5).upper(), _tricks(m.group(6)))
     if declarer is None:
         if contract != "Pass":
-            d("PS113", f"Result {v!r} gives tricks by side but the declarer is unknown", line)
+            d("PS113", f"Result {v[:40]!r} gives tricks by side but the declarer is unknown", line)
         return None
     side = "NS" if declarer % 2 == 0 else "EW"
     other = "EW" if side == "NS" else "NS"
