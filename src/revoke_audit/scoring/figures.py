@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 METHOD_NAMES = ("mp", "mp-neuberg", "cross-imp", "butler", "teams")
 METHOD_NUMBERS = {name: i for i, name in enumerate(METHOD_NAMES)}
 _WHOLE = frozenset(("butler", "teams"))
-_FIGURES = "SELECT ordinal, n, mp, mp_after, imps, imps_after, method FROM figure "
 
 
 class Figures:
@@ -61,7 +60,7 @@ class Figures:
         """The values of the board at ``ordinal``, or None."""
         if not self.count:
             return None
-        for row in self._store.query(_FIGURES + "WHERE ordinal = ?", ordinal):
+        for row in self._store.figures("WHERE ordinal = ?", ordinal):
             return _values(row)
         return None
 
@@ -91,8 +90,7 @@ class Figures:
         if not self.count:
             return
         if self._rows is None or start < self._at:
-            self._rows = iter(self._store.query(_FIGURES + "WHERE ordinal >= ? ORDER BY "
-                                                "ordinal", start))
+            self._rows = iter(self._store.figures("WHERE ordinal >= ?", start))
             self._next = next(self._rows, None)
         self._at = stop
         row = self._next
@@ -104,8 +102,7 @@ class Figures:
     def items(self) -> Iterator[tuple[int, tuple]]:
         if not self.count:
             return iter(())
-        return ((row[0], _values(row)) for row in self._store.query(_FIGURES + "ORDER BY "
-                                                                   "ordinal"))
+        return ((row[0], _values(row)) for row in self._store.figures(""))
 
     def __bool__(self) -> bool:
         return self.count > 0

@@ -62,6 +62,9 @@ class Entry(NamedTuple):
     index: int = -1  # its place among the run's entries (``Fields``)
 
 
+_new = tuple.__new__  # an ``Entry`` made from its values in order, without checking them
+
+
 class Scored(NamedTuple):
     """The figures of every scored board (``Figures``, by ordinal), the notes (findings.csv
     rows) of the boards that could not be scored, and every table's figures (``Result``) for
@@ -107,10 +110,11 @@ class Fields:
     def entry(self, row: tuple) -> Entry:
         """An entry's row (``store.ENTRY``) as an ``Entry``."""
         index, ordinal, _field, before, after, line, game, texts, names, table = row
-        source, room, match, scoring, teams, contract, declarer, vul = self._texts(texts)
-        return Entry(ordinal, source, line, game, room, match, before, after,
-                     self._store.shared[names], scoring, teams, contract, declarer,
-                     table_of(table), vul, index)
+        source, room, match, scoring, teams, contract, declarer, vul = (
+            self._made.get(texts) or self._texts(texts))
+        return _new(Entry, (ordinal, source, line, game, room, match, before, after,
+                            self._store.shared[names], scoring, teams, contract, declarer,
+                            None if table is None else table_of(table), vul, index))
 
     def _texts(self, number: int) -> tuple:
         """An entry's shared texts as ``Entry`` takes them (its match, else its file; its
@@ -129,6 +133,21 @@ class Fields:
         """Each field that may be scored (``Store.members``): its key and its entries."""
         for field, rows in groupby(self._store.members(), key=itemgetter(2)):
             yield self._store.key(field), list(map(self.entry, rows))
+
+    def sizes(self) -> Iterator[tuple[tuple[str, str, str, str], int, str]]:
+        """Each field that ``fields`` gives, in the same order: its key, its entries without
+        a ScoreTable counted once (``once``), and the method its records ask for; counted by
+        the database, a field read back only when two of its tables have the same players or
+        its records ask for different methods."""
+        store = self._store
+        for field, n, players, texts in store.counts():
+            key = store.key(field)
+            shared = [store.shared[int(t)] for t in texts.split(",")] if texts else []
+            if n == players and len({s.scoring.lower() for s in shared if s.scoring}) < 2:
+                yield key, n, _method(shared)  # the order of the texts cannot matter here
+                continue
+            kept, _, asked = once(list(map(self.entry, store.untabled(field))))
+            yield key, len(kept), asked
 
     def score(self) -> Scored:
         """Every field scored (once: the result is kept until ``close``)."""
@@ -200,12 +219,11 @@ def _score_all(fields: Fields) -> Scored:
     notes: list = []
     scored_events: set[tuple] = set()
     largest: dict[tuple, int] = defaultdict(int)
-    for key, entries in fields.fields():
-        kept, _, asked = once([e for e in entries if e.table is None])
-        if len(kept) > 1:
+    for key, n, asked in fields.sizes():
+        if n > 1:
             scored_events.add(key[:3])
         if (method or asked) == "mp":
-            largest[key[:3]] = max(largest[key[:3]], len(kept))
+            largest[key[:3]] = max(largest[key[:3]], n)
     for key, entries in fields.fields():
         for e in entries:
             if e.table is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 _CACHE_KB = 8192  # the pages SQLite keeps in memory, at most
 _BATCH = 4096  # rows added at once
@@ -33,6 +33,18 @@ def is_number(board: str) -> bool:
     return board.isdigit() and board.isascii() and board[0] != "0" and len(board) < 10
 
 
+class Shared(NamedTuple):
+    """The texts a board shares with others (``Store.add``)."""
+
+    source: str
+    room: str
+    match: str
+    scoring: str
+    contract: str
+    declarer: str
+    vul: str
+
+
 class Store:
     """The database of one run's fields, made when the first board is added; ``close``
     removes it (and SQLite does when the process ends)."""
@@ -43,6 +55,7 @@ class Store:
         self._figures: list[tuple] = []
         self._results: list[tuple] = []
         self.count = 0  # entries added
+        self._members = 0  # the entries when the fields were last found (``_grouped``)
         self._shared: dict[tuple, int] = {}  # texts -> their number
         self.shared: list[tuple] = []  # texts by their number
         self._boards: dict[str, int] = {}  # a board "number" that is not one -> its own
@@ -60,7 +73,9 @@ class Store:
             db.execute("CREATE TABLE entry (idx INTEGER PRIMARY KEY, ordinal INTEGER, "
                        "field INTEGER, before INTEGER, after INTEGER, line INTEGER, "
                        "game INTEGER, texts INTEGER, names INTEGER, tbl TEXT)")
-            db.execute("CREATE TABLE figure (ordinal INTEGER PRIMARY KEY, n INTEGER, mp REAL, "
+            # the figures come field by field, their boards' places scattered: indexed by
+            # place once, when first read (``query``), not row by row
+            db.execute("CREATE TABLE figure (ordinal INTEGER, n INTEGER, mp REAL, "
                        "mp_after REAL, imps REAL, imps_after REAL, method INTEGER)")
             db.execute("CREATE TABLE result (seq INTEGER PRIMARY KEY, idx INTEGER, "
                        "method INTEGER, before REAL, after REAL)")
@@ -92,6 +107,16 @@ class Store:
             return iter(())
         return self._db.execute(sql, args)
 
+    def figures(self, where: str, *args: object) -> Iterator[tuple]:
+        """The rows of ``figure`` (ordinal, n, the four figures, the method's number)
+        ``where`` says, in the order of their boards (the table indexed by it first)."""
+        self.flush()
+        if self._db is None:
+            return iter(())
+        self._db.execute("CREATE INDEX IF NOT EXISTS figure_at ON figure (ordinal)")
+        return self._db.execute("SELECT ordinal, n, mp, mp_after, imps, imps_after, method "
+                                f"FROM figure {where} ORDER BY ordinal", args)
+
     # --- the entries ----------------------------------------------------------------------
 
     def add(self, ordinals: Iterable[int], events: Iterable[tuple[str, str, str]],
@@ -106,8 +131,11 @@ class Store:
         for row in zip(ordinals, events, boards, before, after, lines, games, texts, names,
                        tables):
             ordinal, event, board, b, a, line, game, shared, players, table = row
+            texts = self._shared.get(shared)
+            if texts is None:
+                texts = number(Shared._make(shared))
             rows.append((self.count, ordinal, self.field(event, board), b, a, line, game,
-                         number(shared), number(players),
+                         texts, number(players),
                          None if table is None else json.dumps(table)))
             self.count += 1
         if len(rows) >= _BATCH:
@@ -146,21 +174,47 @@ class Store:
         field with a ScoreTable, and every field of an event in which a board has two results
         or more without one.  The fields of other events (a hand record of one table each
         board, an archive of single boards) are not read at all."""
-        if self.count == 0:
+        if not self._grouped():
             return iter(())
-        db = self.db()
+        return self.db().execute(f"SELECT {ENTRY} FROM member m JOIN entry e ON e.field = "
+                                 "m.field ORDER BY m.first, e.idx")
+
+    def _grouped(self) -> bool:
+        """The fields that may be scored found (table ``member``: each one's number, by its
+        first entry), once every entry is in; False when there is no entry."""
+        if self.count == 0:
+            return False
         self.flush()
-        db.execute("CREATE INDEX IF NOT EXISTS by_field ON entry (field, idx)")
-        db.execute("DROP TABLE IF EXISTS played")
-        db.execute("CREATE TEMP TABLE played AS SELECT DISTINCT field >> 32 AS event FROM "
-                   "(SELECT field FROM entry WHERE tbl IS NULL GROUP BY field "
-                   "HAVING count(*) > 1)")
-        db.execute("DROP TABLE IF EXISTS member")
-        db.execute("CREATE TEMP TABLE member (first INTEGER PRIMARY KEY, field INTEGER)")
-        db.execute("INSERT INTO member SELECT min(idx), field FROM entry GROUP BY field "
-                   "HAVING max(tbl IS NOT NULL) OR (field >> 32) IN (SELECT event FROM played)")
-        return db.execute(f"SELECT {ENTRY} FROM member m JOIN entry e ON e.field = m.field "
-                          "ORDER BY m.first, e.idx")
+        if self._members != self.count:
+            db = self.db()
+            db.execute("CREATE INDEX IF NOT EXISTS by_field ON entry (field, idx)")
+            db.execute("DROP TABLE IF EXISTS played")
+            db.execute("CREATE TEMP TABLE played AS SELECT DISTINCT field >> 32 AS event FROM "
+                       "(SELECT field FROM entry WHERE tbl IS NULL GROUP BY field "
+                       "HAVING count(*) > 1)")
+            db.execute("DROP TABLE IF EXISTS member")
+            db.execute("CREATE TEMP TABLE member (first INTEGER PRIMARY KEY, field INTEGER)")
+            db.execute("INSERT INTO member SELECT min(idx), field FROM entry GROUP BY field "
+                       "HAVING max(tbl IS NOT NULL) OR (field >> 32) IN "
+                       "(SELECT event FROM played)")
+            self._members = self.count
+        return True
+
+    def counts(self) -> Iterator[tuple[int, int, int, str | None]]:
+        """For each field of ``members``, in the same order: its number, its entries without
+        a ScoreTable, how many different players they have, and their shared texts' numbers
+        (``texts``, each once, joined by commas; None when there are none)."""
+        if not self._grouped():
+            return iter(())
+        return self.db().execute(
+            "SELECT m.field, count(e.idx), count(DISTINCT e.names), group_concat(DISTINCT "
+            "e.texts) FROM member m LEFT JOIN entry e ON e.field = m.field AND e.tbl IS NULL "
+            "GROUP BY m.first ORDER BY m.first")
+
+    def untabled(self, field: int) -> Iterator[tuple]:
+        """The entries of ``field`` without a ScoreTable, in the order they came."""
+        return self.db().execute(f"SELECT {ENTRY} FROM entry e WHERE e.field = ? AND e.tbl "
+                                 "IS NULL ORDER BY e.idx", (field,))
 
     # --- the figures ----------------------------------------------------------------------
 
