@@ -329,7 +329,9 @@ def _progress(total: int, quiet: bool, progress: bool | None) -> _Bar:
 
 def _emit(r, fmt, quiet, collected) -> None:
     if fmt == "text" and not quiet and isinstance(r, FieldNotes):
-        echo("\n".join(r.summary(text_line)))  # one line per event and cause; each board's in findings
+        lines = r.summary(text_line)  # one line per event and cause; each board's in findings
+        if lines:  # all in the first of these items
+            echo("\n".join(lines))
         return
     if fmt == "text" and not quiet:
         for f in r.findings:

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..core.visible import safe_cell
 from ..scoring.rescore import Fields, _text, stated_score
-from ..scoring.notes import Note, summary
+from ..scoring.notes import Note, summary_lines
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, LeanRow, Rendered, run_tags
 
 _WANTED = ("source", "line", "game", "event", "date", "board", "room", "vul", "declarer",
@@ -28,24 +28,44 @@ _QUOTABLE = tuple(_WANTED.index(c) for c in ("source", "event", "date", "room", 
 _NO_TAG = ("", "", "", None)
 
 
+_NOTES = 4096  # the notes in one item
+
+
 class FieldNotes(Rendered):
-    """The notes of the fields that could not be scored, every board's in findings.csv, and
-    in the text output one line per event and cause (``summary``)."""
+    """Notes of the fields that could not be scored, every board's in findings.csv, and
+    in the text output one line per event and cause (``summary``: all the run's, given by
+    the first of these items; ``counted``)."""
+
+    counted: dict[tuple[str, str, str], int] | None = None
 
     def summary(self, line: Callable[[dict[str, object]], str]) -> list[str]:
-        return summary(self.findings, line)
+        return summary_lines(self.counted or {})
 
 
 def noted(fields: Fields, rendered: Iterable[Rendered]) -> Iterator[Rendered]:
     """``rendered`` as it is, each board's figures gathered into ``fields``; after the last
-    board, the notes of the fields that cannot be scored (one item without a board row)."""
+    board, the notes of the fields that cannot be scored (items without a board row, read
+    back from disk a few thousand at a time)."""
     for r in rendered:
         if r.row is not None:
             add(fields, r)
         yield r
     notes = fields.score().notes
-    if notes:
-        yield FieldNotes(None, [_finding(n) for n in notes])
+    counted = notes.counted() if notes else None
+    batch: list[Note] = []
+    for note in notes:
+        batch.append(_finding(note))
+        if len(batch) == _NOTES:
+            yield _notes(batch, counted)
+            batch, counted = [], None
+    if batch:
+        yield _notes(batch, counted)
+
+
+def _notes(batch: list[Note], counted: dict | None) -> FieldNotes:
+    item = FieldNotes(None, batch)
+    item.counted = counted
+    return item
 
 
 def add(fields: Fields, r: Rendered) -> None:

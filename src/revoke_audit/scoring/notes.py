@@ -3,13 +3,79 @@ board (``Note``; the report writers give it every findings column), and in the t
 one line per event and cause (``summary``)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable
+import pickle
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 if TYPE_CHECKING:
     from .rescore import Entry
+    from .store import Store
 
-def summary(self, line: Callable[[dict[str, object]], str]) -> list[str]:
-        return summary(self.findings, line)
+#: The order of the notes: the boards scored on a ScoreTable, the fields, then the tables whose
+#: players are not all named.
+TABLES, FIELDS, UNNAMED = range(3)
+
+
+class Notes:
+    """A run's notes, waiting in its database (``store``) in their order (``part``), each
+    event's and cause's count kept as they come (``counted``: the text output's summary,
+    without reading them back)."""
+
+    def __init__(self, store: "Store") -> None:
+        self._store = store
+        self._count = 0
+        self._counted: list[dict[tuple[str, str, str], int]] = [{}, {}, {}]
+
+    def part(self, part: int) -> "Part":
+        """Where the notes of ``part`` (``TABLES``, ``FIELDS``, ``UNNAMED``) are added."""
+        return Part(self, part)
+
+    def add(self, part: int, notes: Iterable["Note"]) -> None:
+        counted, rows = self._counted[part], []
+        for note in notes:
+            at = _key(note)
+            counted[at] = counted.get(at, 0) + 1
+            rows.append(((part << 40) + self._count, pickle.dumps(note, pickle.HIGHEST_PROTOCOL)))
+            self._count += 1
+        self._store.put_notes(rows)
+
+    def counted(self) -> dict[tuple[str, str, str], int]:
+        """How many notes of each event, code and cause, in the order each first comes."""
+        out: dict[tuple[str, str, str], int] = {}
+        for counted in self._counted:
+            for at, n in counted.items():
+                out[at] = out.get(at, 0) + n
+        return out
+
+    def __iter__(self) -> Iterator["Note"]:
+        if not self._count:
+            return
+        for (data,) in self._store.query("SELECT data FROM note ORDER BY seq"):
+            yield pickle.loads(data)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, Notes)) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Part:
+    """The notes of one part as a list takes them (``append``, ``extend``)."""
+
+    def __init__(self, notes: Notes, part: int) -> None:
+        self._notes, self._part = notes, part
+
+    def append(self, note: "Note") -> None:
+        self._notes.add(self._part, [note])
+
+    def extend(self, notes: Iterable["Note"]) -> None:
+        self._notes.add(self._part, notes)
+
+
+def _key(note: "Note") -> tuple[str, str, str]:
+    return (_event_words(note.event[:2]), str(note["code"]), note.cause)
 
 
 def summary(notes: Iterable[dict[str, object]],
@@ -21,11 +87,13 @@ def summary(notes: Iterable[dict[str, object]],
     findings report)``."""
     counted: dict[tuple[str, str, str], int] = {}
     for note in notes:
-        if isinstance(note, Note):
-            at = (_event_words(note.event[:2]), str(note["code"]), note.cause)
-        else:
-            at = ("", "", line(note))
+        at = _key(note) if isinstance(note, Note) else ("", "", line(note))
         counted[at] = counted.get(at, 0) + 1
+    return summary_lines(counted)
+
+
+def summary_lines(counted: dict[tuple[str, str, str], int]) -> list[str]:
+    """``summary``'s lines from the notes counted by event, code and cause."""
     lines = []
     for (event, code, cause), n in counted.items():
         if not code:

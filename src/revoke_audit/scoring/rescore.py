@@ -29,7 +29,7 @@ from ..core.cards import SEATS
 from ..core.visible import QUOTED_START, safe_cell
 from .field import butler, cross_imps, mp_percentages, teams, weighted_figures
 from .figures import Figures, Result, Results
-from .notes import Note, note as _note, summary
+from .notes import FIELDS, TABLES, UNNAMED, Note, Notes, Part, note as _note, summary
 from .scoretable import MAX_TABLES, check, counts, own_row, parse_table, table_method
 from .store import Store, table_of
 
@@ -71,7 +71,7 @@ class Scored(NamedTuple):
     the standings."""
 
     figures: Figures
-    notes: list[dict[str, object]]
+    notes: Notes  # read back in order, each a findings row (``Note``)
     results: Results
     largest: dict[tuple[str, str, str], int] = {}  # each event's largest matchpoint field
     trim: int = 1  # the Butler datum's
@@ -215,8 +215,8 @@ def _score_all(fields: Fields) -> Scored:
     method, trim = fields.method, fields.trim
     store = fields._store
     figures, results = Figures(store), Results(store, fields.entry)
-    tabled: list = []  # the notes of the fields scored on a ScoreTable come first
-    notes: list = []
+    notes = Notes(store)
+    tabled, fielded = notes.part(TABLES), notes.part(FIELDS)  # the first come first
     scored_events: set[tuple] = set()
     largest: dict[tuple, int] = defaultdict(int)
     for key, n, asked in fields.sizes():
@@ -231,12 +231,11 @@ def _score_all(fields: Fields) -> Scored:
         kept, copies, asked = once([e for e in entries if e.table is None])
         if key[:3] not in scored_events:
             continue  # an event with no field: a hand record, not a session
-        _score_field(key, kept, method or asked, largest[key[:3]], trim, notes, results,
+        _score_field(key, kept, method or asked, largest[key[:3]], trim, fielded, results,
                      figures)
         for ordinal, first in copies.items():
             figures.copy(ordinal, first)
-    notes[:0] = tabled
-    notes.extend(_unnamed(results, store.shared))
+    notes.part(UNNAMED).extend(_unnamed(results, store.shared))
     return Scored(figures, notes, results, dict(largest), trim)
 
 
@@ -254,7 +253,7 @@ def _unnamed(results: Results, shared: list[tuple]) -> Iterator[Note]:
                         "all named: left out of the standings")
 
 
-def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: list,
+def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: Part,
                     results: Results, figures: Figures) -> None:
     """A record with a PBN ScoreTable, scored on it: its own row (found by its score,
     contract and declarer; rows alike are interchangeable) takes its score before and after
@@ -340,7 +339,7 @@ def _method(entries: list[Entry]) -> str:
 
 
 def _score_field(key: tuple, kept: list[Entry], method: str, largest: int,
-                 trim: int, notes: list[dict[str, object]], results: Results,
+                 trim: int, notes: Part, results: Results,
                  figures: Figures) -> None:
     """The figures of one field (its entries ``kept``) put in ``figures``; notes for
     what cannot be scored; each table's ``Result`` added to ``results``."""
@@ -374,7 +373,7 @@ def _score_field(key: tuple, kept: list[Entry], method: str, largest: int,
     figures.put_field(ordinals, n, method, before, after)
 
 
-def _score_teams(key: tuple, entries: list[Entry], notes: list, results: Results,
+def _score_teams(key: tuple, entries: list[Entry], notes: Part, results: Results,
                  figures: Figures) -> None:
     """Each match's two rooms on the IMP scale; a match without both rooms is a note."""
     matches: dict[str, list[Entry]] = defaultdict(list)

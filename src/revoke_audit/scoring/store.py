@@ -22,7 +22,7 @@ import json
 import sqlite3
 from typing import Iterable, Iterator, NamedTuple
 
-_CACHE_KB = 8192  # the pages SQLite keeps in memory, at most
+_CACHE_KB = 4096  # the pages SQLite keeps in memory, at most
 _BATCH = 4096  # rows added at once
 _TEXT_BOARD = 1 << 31  # a field's number: board numbers below, other boards above
 
@@ -54,6 +54,7 @@ class Store:
         self._entries: list[tuple] = []  # entries waiting to go in
         self._figures: list[tuple] = []
         self._results: list[tuple] = []
+        self._notes: list[tuple] = []
         self.count = 0  # entries added
         self._members = 0  # the entries when the fields were last found (``_grouped``)
         self._shared: dict[tuple, int] = {}  # texts -> their number
@@ -79,6 +80,7 @@ class Store:
                        "mp_after REAL, imps REAL, imps_after REAL, method INTEGER)")
             db.execute("CREATE TABLE result (seq INTEGER PRIMARY KEY, idx INTEGER, "
                        "method INTEGER, before REAL, after REAL)")
+            db.execute("CREATE TABLE note (seq INTEGER PRIMARY KEY, data BLOB)")
             self._db = db
         return self._db
 
@@ -87,12 +89,12 @@ class Store:
         if self._db is not None:
             self._db.close()
             self._db = None
-        self._entries, self._figures, self._results = [], [], []
+        self._entries, self._figures, self._results, self._notes = [], [], [], []
 
     def flush(self) -> None:
         """Every row waiting in memory into the database."""
         for name, rows, marks in (("entry", self._entries, 10), ("figure", self._figures, 7),
-                                  ("result", self._results, 5)):
+                                  ("result", self._results, 5), ("note", self._notes, 2)):
             if rows:
                 db = self.db()
                 db.execute("BEGIN")
@@ -223,6 +225,12 @@ class Store:
         number."""
         self._figures.extend(rows)
         if len(self._figures) >= _BATCH:
+            self.flush()
+
+    def put_notes(self, rows: Iterable[tuple]) -> None:
+        """Rows of ``note``: its place in the order read, the note pickled."""
+        self._notes.extend(rows)
+        if len(self._notes) >= _BATCH:
             self.flush()
 
     def put_results(self, rows: Iterable[tuple]) -> None:
