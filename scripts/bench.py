@@ -291,7 +291,8 @@ def build_revision(rev: str, tmp: str, runner=subprocess.run) -> tuple[str, list
     for argv in install_commands(src, venv):
         runner(argv, check=True)
     built = runner([os.path.join(venv, "bin", "python"), "-c",
-                    "from revoke_audit import speedups; print(bool(speedups.wanted()))"],
+                    "try:\n from revoke_audit.core import speedups\nexcept ImportError:\n"
+                    " from revoke_audit import speedups\nprint(bool(speedups.wanted()))"],
                    capture_output=True, text=True)
     if (built.stdout or "").strip() != "True":
         print(f"bench: {commit}'s C accelerators are not in use", file=sys.stderr)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 _CACHE_KB = 4096  # the pages SQLite keeps in memory, at most
 _BATCH = 4096  # rows added at once
@@ -121,27 +121,34 @@ class Store:
 
     # --- the entries ----------------------------------------------------------------------
 
-    def add(self, ordinals: Iterable[int], events: Iterable[tuple[str, str, str]],
+    def add(self, ordinals: Iterable[int], events: Sequence[tuple[str, str, str]],
             boards: Iterable[str], before: Iterable[int], after: Iterable[int],
-            lines: Iterable[int], games: Iterable[int], texts: Iterable[tuple],
-            names: Iterable[tuple], tables: Iterable[tuple | None]) -> None:
+            lines: Iterable[int], games: Iterable[int], texts: Sequence[tuple],
+            names: Sequence[tuple], tables: Iterable[tuple | None]) -> None:
         """Boards as columns, one value a board each: their places among the run's board
         rows, their events (event, section, date), board numbers as written, N-S scores
         before and after, lines and games, shared texts (``Entry``'s source, room, match,
         scoring, contract, declarer, vul), players and ScoreTables (the tag, the lines)."""
-        number, rows = self.number, self._entries
-        for row in zip(ordinals, events, boards, before, after, lines, games, texts, names,
-                       tables):
-            ordinal, event, board, b, a, line, game, shared, players, table = row
-            texts = self._shared.get(shared)
-            if texts is None:
-                texts = number(Shared._make(shared))
-            rows.append((self.count, ordinal, self.field(event, board), b, a, line, game,
-                         texts, number(players),
-                         None if table is None else json.dumps(table)))
-            self.count += 1
-        if len(rows) >= _BATCH:
+        fields = [event << 32 | int(board) if is_number(board) else self.field(event, board)
+                  for event, board in zip(self._numbers(events), boards)]
+        tables = [None if t is None else json.dumps(t) for t in tables]
+        start = self.count
+        self.count += len(fields)
+        self._entries.extend(zip(range(start, self.count), ordinals, fields, before, after,
+                                 lines, games, self._numbers(texts, Shared._make),
+                                 self._numbers(names), tables))
+        if len(self._entries) >= _BATCH:
             self.flush()
+
+    def _numbers(self, values: Sequence[tuple], made=None) -> list[int]:
+        """The number of each of ``values`` (``number``; a new one kept as ``made`` makes
+        it)."""
+        got = list(map(self._shared.get, values))
+        if None in got:
+            for i, n in enumerate(got):
+                if n is None:
+                    got[i] = self.number(values[i] if made is None else made(values[i]))
+        return got
 
     def number(self, texts: tuple) -> int:
         """The number of ``texts`` (one copy of each kept)."""
@@ -151,11 +158,11 @@ class Store:
             self.shared.append(texts)
         return got
 
-    def field(self, event: tuple[str, str, str], board: str) -> int:
+    def field(self, event: int, board: str) -> int:
         """The number of a field's key: its event's number (``number``) times 2**32, plus
         its board number when it is one as written (``17``, not ``017``), else 2**31 plus the
         board's place among such boards."""
-        field = self.number(event) << 32
+        field = event << 32
         if is_number(board):
             return field | int(board)
         got = self._boards.get(board)
