@@ -291,7 +291,8 @@ def build_revision(rev: str, tmp: str, runner=subprocess.run) -> tuple[str, list
     for argv in install_commands(src, venv):
         runner(argv, check=True)
     built = runner([os.path.join(venv, "bin", "python"), "-c",
-                    "from revoke_audit import speedups; print(bool(speedups.wanted()))"],
+                    "try:\n from revoke_audit.core import speedups\nexcept ImportError:\n"
+                    " from revoke_audit import speedups\nprint(bool(speedups.wanted()))"],
                    capture_output=True, text=True)
     if (built.stdout or "").strip() != "True":
         print(f"bench: {commit}'s C accelerators are not in use", file=sys.stderr)
@@ -733,14 +734,13 @@ def write_fields(path: str, out: str, seed: int) -> str:
 #: The audit with rescoring switched off (no record's field tags read, the fields neither
 #: gathered nor scored): the reference the cost of rescoring is measured against.
 NO_RESCORING = """import sys
-from array import array
 from revoke_audit.scoring import rescore
-from revoke_audit.reports import rows
+from revoke_audit.reports import gather, rows
 from revoke_audit.engine.lane import pbn
 rows.field_tags = pbn.field_tags = lambda tags, score_table=(): None
-rescore.Fields.noted = lambda self, rendered: rendered
-rescore.Fields.score = lambda self: rescore.Scored(rescore.Figures(array("q")), [],
-                                                   rescore.Results(self))
+gather.noted = lambda fields, rendered: rendered
+rescore.Fields.score = lambda self: rescore.Scored(rescore.Figures(self._store), [],
+                                                   rescore.Results(self._store, self.entry))
 from revoke_audit.__main__ import main
 sys.argv[0] = "revoke-audit"
 sys.exit(main())

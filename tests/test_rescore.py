@@ -344,6 +344,7 @@ def test_a_board_kept_for_its_field_costs_a_few_numbers():
     import gc
     import tracemalloc
 
+    from revoke_audit.reports.gather import add, noted
     from revoke_audit.scoring.rescore import Fields
 
     runs = [clean_run(range(start, start + 1000)) for start in range(1, 20001, 1000)]
@@ -353,7 +354,7 @@ def test_a_board_kept_for_its_field_costs_a_few_numbers():
     try:
         before = tracemalloc.get_traced_memory()[0]
         for run in runs:
-            fields.add(run)
+            add(fields, run)
         del run
         gc.collect()
         kept = tracemalloc.get_traced_memory()[0] - before
@@ -368,12 +369,13 @@ def test_a_boards_report_file_is_written_as_the_boards_come(tmp_path):
     # (a copy of its lines), and only when a field was scored
     from revoke_audit.reports.report import Reports
     from revoke_audit.reports.field_reports import Deferred
+    from revoke_audit.reports.gather import add, noted
     from revoke_audit.scoring.rescore import Fields
 
     fields = Fields()
     with Reports([str(tmp_path / "boards.csv")]) as reports:
         deferred = Deferred(reports, fields)
-        for r in fields.noted([clean_run(range(1, 301))]):
+        for r in noted(fields, [clean_run(range(1, 301))]):
             deferred.write(r)
         (held,) = reports.boards
         held.flush()
@@ -387,6 +389,7 @@ def test_the_lanes_lines_and_the_rows_give_the_same_fields():
     # the same entries either way - names the CSV quotes (a comma, a quote), one like a formula,
     # board numbers as written ("017" is not board 17, " 2" is board 2)
     from revoke_audit.reports.rows import Rendered
+    from revoke_audit.reports.gather import add, noted
     from revoke_audit.scoring.rescore import Fields
 
     names = ['Hal, "N"', "Ann", "Bo", "Cy", "Di", "=1+2", "Ed", "Flo"]
@@ -401,7 +404,7 @@ def test_the_lanes_lines_and_the_rows_give_the_same_fields():
                   [Rendered(dict(row), []) for row in rows]):
         fields = Fields()
         for item in items:
-            fields.add(item)
+            add(fields, item)
         scored = fields.score()
         got.append((list(scored.figures.items()),
                     [(r.key, r.entry.names, r.before) for r in scored.results]))

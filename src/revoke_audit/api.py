@@ -46,6 +46,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     board's record."""
     from .reports.frames import frame_of
     from .reports.rows import BOARD_COLUMNS, FIELD_COLUMNS, FINDING_COLUMNS
+    from .reports.gather import noted
     from .scoring.rescore import Fields
     from .scoring.standings import STANDING_COLUMNS, standings
     from .engine.run import render_sources
@@ -64,7 +65,7 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
     if page is not None:
         page.fields = fields  # scored by the time the page is written
     rendered = render_sources(paths, options, jobs, limits=limits, engine=engine, client=client)
-    for r in screen(fields.noted(rendered), selection, known):
+    for r in screen(noted(fields, rendered), selection, known):
         if r.row is not None:
             boards.append(r.row)
         findings.extend(r.findings)
@@ -74,10 +75,11 @@ def audit_paths(paths: Iterable[str | os.PathLike], laws: str = "2017",
         from .reports.html_page import write_page
 
         write_page(os.fspath(html), page.pieces())
-    for ordinal, cells in fields.score().figures.items():
-        boards[ordinal].update(zip(FIELD_COLUMNS, cells))
-    return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS),
-                       frame_of(standings(fields.score()), STANDING_COLUMNS))
+    with fields:  # what waited on disk removed once read
+        for ordinal, cells in fields.score().figures.items():
+            boards[ordinal].update(zip(FIELD_COLUMNS, cells))
+        return AuditResult(frame_of(boards, BOARD_COLUMNS), frame_of(findings, FINDING_COLUMNS),
+                           frame_of(standings(fields.score()), STANDING_COLUMNS))
 
 
 def _page(html, paths: list[str], options: AuditOptions, limits: Limits | None, engine: str,

@@ -24,7 +24,8 @@ from ..reports.report import (STDOUT, ReportError, Reports, director_line, echo,
                               json_board, echo_part, silence_stdout, text_line)
 from ..reports.field_reports import Deferred
 from ..reports.corrections import Corrections
-from ..scoring.rescore import METHODS, FieldNotes, Fields
+from ..reports.gather import FieldNotes, noted
+from ..scoring.rescore import METHODS, Fields
 from ..scoring.standings import STANDING_COLUMNS, changes, standings
 from ..reports.rows import names_a_board
 from ..engine.run import render_sources
@@ -153,13 +154,13 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
             page.corrections = corrections  # complete by then too
         with Reports(boards, findings, documents,
                      [(standings_path, STANDING_COLUMNS)] if standings_path else []) as reports, \
-                closing(render_sources(
+                closing(fields), closing(render_sources(
                 sources, options, jobs, bar.update_file,
                 limits, engine, scheduler=scheduler,
                 rows=_rows_needed(fmt, boards + findings))) as rendered:
             held = _HELD.get(fmt)  # boards.csv (and a JSON output) wait for their figures
             deferred = Deferred(reports, fields, held)
-            for r in screen(fields.noted(_counted(rendered, read)), selection, known, recorder):
+            for r in screen(noted(fields, _counted(rendered, read)), selection, known, recorder):
                 if r.row is not None:  # else the director's log's own findings (no board)
                     if names_a_board(r.row):
                         tally[r.status] += r.boards  # many for a run of clean boards
@@ -328,7 +329,9 @@ def _progress(total: int, quiet: bool, progress: bool | None) -> _Bar:
 
 def _emit(r, fmt, quiet, collected) -> None:
     if fmt == "text" and not quiet and isinstance(r, FieldNotes):
-        echo("\n".join(r.summary(text_line)))  # one line per event and cause; each board's in findings
+        lines = r.summary(text_line)  # one line per event and cause; each board's in findings
+        if lines:  # all in the first of these items
+            echo("\n".join(lines))
         return
     if fmt == "text" and not quiet:
         for f in r.findings:

@@ -15,6 +15,7 @@ from ..laws import Scoring
 from ..laws.common import AFTER_ROUND, TABLE_RULING
 from ..ruling.options import AuditOptions
 from ..scoring.rescore import Fields
+from .gather import add
 from .rows import board_row, render
 from ..scoring.standings import Traveller, Travellers
 from ..core.cards import SEATS, SUITS, card_str, hand_str, seat_name
@@ -415,13 +416,13 @@ def field_of(path: str | os.PathLike, audit: BoardAudit, options: AuditOptions,
     ``--scoring``); None when the board is not scored (no other table, nor a ScoreTable)."""
     rec, own = audit.record, render(audit)
     event = (rec.event, rec.tags.get("Section", ""), rec.date)
-    fields = Fields(scoring)
-    for other in read_boards([path]):
-        if (other.event, other.tags.get("Section", ""), other.date) != event:
-            continue
-        same = (other.source, other.line, other.game) == (rec.source, rec.line, rec.game)
-        fields.add(own if same else render(audit_board(other, options)))
-    return Travellers(fields.score()).of(own.row)
+    with Fields(scoring) as fields:
+        for other in read_boards([path]):
+            if (other.event, other.tags.get("Section", ""), other.date) != event:
+                continue
+            same = (other.source, other.line, other.game) == (rec.source, rec.line, rec.game)
+            add(fields, own if same else render(audit_board(other, options)))
+        return Travellers(fields.score()).of(own.row)
 
 
 def field_lines(t: Traveller) -> list[str]:

@@ -6,9 +6,9 @@ results (``4S=``, ``3NTX+1``, ``6HXX-2``).
 
 The package owns also Law 77's duplicate score (``duplicate``) and the rubber scores of the old
 codes (``rubber``), the fields after the run (``rescore``: each board's field scored before and
-after the adjustments) and the standings (``standings``).  Its layer: above laws; it may import
-core, formats, replay and laws (and, until rescore's gathering of boards.csv rows moves to
-reports/, ``reports.rows``: the one upward import left)."""
+after the adjustments; the boards waiting for it on disk, ``store``; its figures read back,
+``figures``; the notes of what cannot be scored, ``notes``) and the standings (``standings``).
+Its layer: above laws; it may import core, formats, replay and laws."""
 from __future__ import annotations
 
 from functools import lru_cache

@@ -19,6 +19,7 @@ from . import result_string, score_ns
 from .field import (datum, ordinal, ranks, victory_points, weighted_datum,
                              weighted_figures)
 from .scoretable import counts, own_row, parse_table
+from .store import is_number
 
 STANDING_COLUMNS = ("event", "section", "direction", "pair", "boards", "score",
                     "score_adjusted", "rank", "rank_adjusted")
@@ -73,14 +74,14 @@ class _Pairs:
         self.joint: dict[tuple[str, str], list] = {}
         self.ns: set[str] = set()
         self.ew: set[str] = set()
-        self.boards: set[tuple] = set()
+        self.boards = _Boards()
         self.mean = True
 
     def add(self, r: Result) -> None:
         ns_pair, ew_pair = _pairs(r)
         self.ns.add(ns_pair)
         self.ew.add(ew_pair)
-        self.boards.add(r.key)
+        self.boards.add(r.key[3])  # the event's: its key is the rest
         mp = r.method.startswith("mp")
         self.mean = self.mean and mp
         for direction, pair, b, a in (("NS", ns_pair, r.before, r.after),
@@ -92,6 +93,28 @@ class _Pairs:
                 t[0] += 1
                 t[1] += b
                 t[2] += a
+
+
+class _Boards:
+    """The boards of an event, by their numbers as written: one bit each for a number
+    (``17``; a large event's boards in a few kilobytes, not an object each), a set for any
+    other (``017``, ``A1``)."""
+
+    def __init__(self) -> None:
+        self._bits = bytearray()
+        self._others: set[str] = set()
+
+    def add(self, board: str) -> None:
+        if not is_number(board) or int(board) >= 1 << 24:
+            self._others.add(board)
+            return
+        at, bit = divmod(int(board), 8)
+        if at >= len(self._bits):
+            self._bits.extend(bytes(at + 1 - len(self._bits) + (len(self._bits) >> 1)))
+        self._bits[at] |= 1 << bit
+
+    def __len__(self) -> int:
+        return int.from_bytes(self._bits, "little").bit_count() + len(self._others)
 
 
 def _add_match(matches: dict[str, list], r: Result) -> None:

@@ -1,0 +1,152 @@
+"""What a board's field needs, gathered from its boards.csv row as the rows go by, once and
+column-wise, whatever made the row: a full audit's row (a dict) or the lane's CSV lines (a
+run of clean boards, ``CleanRun``, or a ``LeanRow``).  Both are read as the cells boards.csv
+writes, so a board gives the same entry either way (``scoring.rescore.Fields``: the scoring
+itself, which imports no report).  After the last board, the notes of the fields that cannot
+be scored come as one item (``FieldNotes``)."""
+from __future__ import annotations
+
+import csv
+from operator import itemgetter
+from typing import Callable, Iterable, Iterator
+
+from ..core.visible import safe_cell
+from ..scoring.rescore import Fields, _text, stated_score
+from ..scoring.notes import Note, summary_lines
+from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, LeanRow, Rendered, run_tags
+
+_WANTED = ("source", "line", "game", "event", "date", "board", "room", "vul", "declarer",
+           "contract", "play", "tricks_stated", "score_ns", "score_ns_adjusted", "status",
+           "scoring", "north", "east", "south", "west")
+_CELLS = itemgetter(*(BOARD_COLUMNS.index(c) for c in _WANTED))  # of a boards.csv line
+_LAST = max(BOARD_COLUMNS.index(c) for c in _WANTED) + 1  # the cells a line is split into
+_ROW = itemgetter(*_WANTED)  # of a row
+#: The cells that may carry the quote that keeps a spreadsheet from reading them as a formula.
+_QUOTABLE = tuple(_WANTED.index(c) for c in ("source", "event", "date", "room", "vul",
+                                              "declarer", "contract", "north", "east", "south",
+                                              "west"))
+_NO_TAG = ("", "", "", None)
+
+
+_NOTES = 4096  # the notes in one item
+
+
+class FieldNotes(Rendered):
+    """Notes of the fields that could not be scored, every board's in findings.csv, and
+    in the text output one line per event and cause (``summary``: all the run's, given by
+    the first of these items; ``counted``)."""
+
+    counted: dict[tuple[str, str, str], int] | None = None
+
+    def summary(self, line: Callable[[dict[str, object]], str]) -> list[str]:
+        return summary_lines(self.counted or {})
+
+
+def noted(fields: Fields, rendered: Iterable[Rendered]) -> Iterator[Rendered]:
+    """``rendered`` as it is, each board's figures gathered into ``fields``; after the last
+    board, the notes of the fields that cannot be scored (items without a board row, read
+    back from disk a few thousand at a time)."""
+    for r in rendered:
+        if r.row is not None:
+            add(fields, r)
+        yield r
+    notes = fields.score().notes
+    counted = notes.counted() if notes else None
+    batch: list[Note] = []
+    for note in notes:
+        batch.append(_finding(note))
+        if len(batch) == _NOTES:
+            yield _notes(batch, counted)
+            batch, counted = [], None
+    if batch:
+        yield _notes(batch, counted)
+
+
+def _notes(batch: list[Note], counted: dict | None) -> FieldNotes:
+    item = FieldNotes(None, batch)
+    item.counted = counted
+    return item
+
+
+def _signed(row: dict) -> dict:
+    """The field scores the result the Director signs: Law 64C's where it assigns one (a lean
+    row, a board without findings, never has one)."""
+    if row.get("ruling_64c") == "adjusted" and row.get("score_ns_64c") is not None:
+        return {**row, "score_ns_adjusted": row["score_ns_64c"]}
+    return row
+
+
+def add(fields: Fields, r: Rendered) -> None:
+    """The board (or boards, a ``CleanRun``) of ``r`` into ``fields``, at the next
+    ordinals."""
+    if type(r) is CleanRun or type(r.row) is LeanRow:
+        text = r.csv[0] if r.csv is not None else ""
+        lines = text.splitlines()
+        split = csv.reader(lines) if '"' in text else (line.split(",", _LAST) for line in lines)
+        cells, quoted = list(map(_CELLS, split)), "'" in text
+    else:
+        cells, quoted = [tuple(_text(safe_cell(v)) for v in _ROW(_signed(r.row)))], True
+    if cells:
+        gather(fields, fields.boards, cells, run_tags(r), quoted)
+    fields.boards += r.boards
+
+
+def gather(fields: Fields, start: int, rows: list[tuple[str, ...]], tags: dict,
+           quoted: bool) -> None:
+    """Boards at ``start`` onwards as their boards.csv cells (``_WANTED``) into ``fields``,
+    column by column: those with a duplicate score (as played or adjusted, else as stated
+    when no play is recorded) and a board number.  ``tags``: ``FieldTags`` by a board's
+    place; ``quoted``: a cell may keep the quote ``_text`` takes away."""
+    columns = raw = list(zip(*rows))
+    if quoted:
+        columns = list(raw)
+        for c in _QUOTABLE:
+            columns[c] = tuple(map(_text, columns[c]))
+    (source, line, game, event, date, board, room, vul, declarer, contract, play, tricks,
+     score, adjusted, status, scoring, north, east, south, west) = columns
+    kept = [i for i, (s, b, st) in enumerate(zip(scoring, board, status))
+            if s == "duplicate" and b and st != "unreadable"]
+    if all(score[i] and adjusted[i] for i in kept):
+        before, after = [int(score[i]) for i in kept], [int(adjusted[i]) for i in kept]
+    else:
+        kept, before, after = _stated(kept, raw)  # the cells as written, as ever
+    if not kept:
+        return
+    got = [tags.get(i, _NO_TAG) for i in kept] if tags else [_NO_TAG] * len(kept)
+    section, tag, match, table = zip(*got)
+    fields.add([start + i for i in kept],
+               [(event[i], s, date[i]) for i, s in zip(kept, section)],
+               [board[i].strip() for i in kept], before, after,
+               [int(line[i] or 0) for i in kept], [int(game[i] or 0) for i in kept],
+               [(source[i], room[i], m, t, contract[i], declarer[i], vul[i])
+                for i, m, t in zip(kept, match, tag)],
+               [(north[i], east[i], south[i], west[i]) for i in kept], table)
+
+
+def _stated(kept: list[int], columns: list) -> tuple[list[int], list[int], list[int]]:
+    """The boards of ``kept`` whose scores are known, with them: each score as played or
+    adjusted, else the stated result's (``stated_score``)."""
+    (_, _, _, _, _, _, _, vul, declarer, contract, play, tricks, score, adjusted,
+     *_) = columns
+    out, before, after = [], [], []
+    for i in kept:
+        if score[i] and adjusted[i]:
+            b, a = int(score[i]), int(adjusted[i])
+        else:
+            stated = stated_score(play[i], tricks[i], contract[i], declarer[i], vul[i])
+            b = int(score[i]) if score[i] else stated
+            a = int(adjusted[i]) if adjusted[i] else stated
+            if b is None or a is None:
+                continue
+        out.append(i)
+        before.append(b)
+        after.append(a)
+    return out, before, after
+
+
+def _finding(note: Note) -> Note:
+    """A field's note with every findings column, in their order."""
+    out = Note.fromkeys(FINDING_COLUMNS)
+    out.update(note)
+    out.event, out.cause = note.event, note.cause
+    return out

@@ -1,0 +1,260 @@
+"""The boards that wait for their fields, on disk: a temporary SQLite database (the standard
+library's) holding one row of numbers a board with a duplicate score (``entry``), and, once
+the fields are scored, each board's figures (``figure``) and each table's figures for the
+standings (``result``).
+
+Why on disk: a field is known only when every table's result is in, so a board's few numbers
+wait for the end of the run; kept in memory they grew the run by about a hundred bytes a
+board (100 MB at a million boards).  The database is SQLite's private temporary one (opened
+with an empty name): SQLite creates it in the temporary directory (``TMPDIR``), removes its
+name at once and the file itself when it is closed, or when the process ends however it ends
+(Ctrl-C, a kill), and keeps at most ``_CACHE_KB`` of its pages in memory.  Why SQLite rather
+than DuckDB: it is in the standard library (no dependency for a feature most runs use), its
+rows go in a few thousand at a time as the boards come (DuckDB is built for columns loaded in
+bulk and costs tens of megabytes on import), and the scoring needs only a group by field, in
+the order of each field's first board.
+
+Texts are kept once each, in memory, as numbers (``number``): events, sources, rooms, players
+- a few thousand of them in a large archive, never one a board."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Iterable, Iterator, NamedTuple, Sequence
+
+_CACHE_KB = 4096  # the pages SQLite keeps in memory, at most
+_BATCH = 4096  # rows added at once
+_TEXT_BOARD = 1 << 31  # a field's number: board numbers below, other boards above
+
+
+def is_number(board: str) -> bool:
+    """Is ``board`` a board number as written (``17``, not ``017`` nor ``0``), below
+    ``_TEXT_BOARD``?"""
+    return board.isdigit() and board.isascii() and board[0] != "0" and len(board) < 10
+
+
+class Shared(NamedTuple):
+    """The texts a board shares with others (``Store.add``)."""
+
+    source: str
+    room: str
+    match: str
+    scoring: str
+    contract: str
+    declarer: str
+    vul: str
+
+
+class Store:
+    """The database of one run's fields, made when the first board is added; ``close``
+    removes it (and SQLite does when the process ends)."""
+
+    def __init__(self) -> None:
+        self._db: sqlite3.Connection | None = None
+        self._entries: list[tuple] = []  # entries waiting to go in
+        self._figures: list[tuple] = []
+        self._results: list[tuple] = []
+        self._notes: list[tuple] = []
+        self.count = 0  # entries added
+        self._members = 0  # the entries when the fields were last found (``_grouped``)
+        self._shared: dict[tuple, int] = {}  # texts -> their number
+        self.shared: list[tuple] = []  # texts by their number
+        self._boards: dict[str, int] = {}  # a board "number" that is not one -> its own
+        self._board_list: list[str] = []
+
+    # --- the database ---------------------------------------------------------------------
+
+    def db(self) -> sqlite3.Connection:
+        """The connection, the database made on first use."""
+        if self._db is None:
+            db = sqlite3.connect("", isolation_level=None)
+            for pragma in ("journal_mode=OFF", "synchronous=OFF", "temp_store=FILE",
+                           f"cache_size=-{_CACHE_KB}"):
+                db.execute(f"PRAGMA {pragma}")
+            db.execute("CREATE TABLE entry (idx INTEGER PRIMARY KEY, ordinal INTEGER, "
+                       "field INTEGER, before INTEGER, after INTEGER, line INTEGER, "
+                       "game INTEGER, texts INTEGER, names INTEGER, tbl TEXT)")
+            # the figures come field by field, their boards' places scattered: indexed by
+            # place once, when first read (``query``), not row by row
+            db.execute("CREATE TABLE figure (ordinal INTEGER, n INTEGER, mp REAL, "
+                       "mp_after REAL, imps REAL, imps_after REAL, method INTEGER)")
+            db.execute("CREATE TABLE result (seq INTEGER PRIMARY KEY, idx INTEGER, "
+                       "method INTEGER, before REAL, after REAL)")
+            db.execute("CREATE TABLE note (seq INTEGER PRIMARY KEY, data BLOB)")
+            self._db = db
+        return self._db
+
+    def close(self) -> None:
+        """The database removed (its rows are gone: read ``Scored`` before)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._entries, self._figures, self._results, self._notes = [], [], [], []
+
+    def flush(self) -> None:
+        """Every row waiting in memory into the database."""
+        for name, rows, marks in (("entry", self._entries, 10), ("figure", self._figures, 7),
+                                  ("result", self._results, 5), ("note", self._notes, 2)):
+            if rows:
+                db = self.db()
+                db.execute("BEGIN")
+                db.executemany(f"INSERT INTO {name} VALUES ({','.join('?' * marks)})", rows)
+                db.execute("COMMIT")
+                rows.clear()
+
+    def query(self, sql: str, *args: object) -> Iterator[tuple]:
+        """The rows of ``sql`` (every waiting row in first)."""
+        self.flush()
+        if self._db is None:
+            return iter(())
+        return self._db.execute(sql, args)
+
+    def figures(self, where: str, *args: object) -> Iterator[tuple]:
+        """The rows of ``figure`` (ordinal, n, the four figures, the method's number)
+        ``where`` says, in the order of their boards (the table indexed by it first)."""
+        self.flush()
+        if self._db is None:
+            return iter(())
+        self._db.execute("CREATE INDEX IF NOT EXISTS figure_at ON figure (ordinal)")
+        return self._db.execute("SELECT ordinal, n, mp, mp_after, imps, imps_after, method "
+                                f"FROM figure {where} ORDER BY ordinal", args)
+
+    # --- the entries ----------------------------------------------------------------------
+
+    def add(self, ordinals: Iterable[int], events: Sequence[tuple[str, str, str]],
+            boards: Iterable[str], before: Iterable[int], after: Iterable[int],
+            lines: Iterable[int], games: Iterable[int], texts: Sequence[tuple],
+            names: Sequence[tuple], tables: Iterable[tuple | None]) -> None:
+        """Boards as columns, one value a board each: their places among the run's board
+        rows, their events (event, section, date), board numbers as written, N-S scores
+        before and after, lines and games, shared texts (``Entry``'s source, room, match,
+        scoring, contract, declarer, vul), players and ScoreTables (the tag, the lines)."""
+        fields = [event << 32 | int(board) if is_number(board) else self.field(event, board)
+                  for event, board in zip(self._numbers(events), boards)]
+        tables = [None if t is None else json.dumps(t) for t in tables]
+        start = self.count
+        self.count += len(fields)
+        self._entries.extend(zip(range(start, self.count), ordinals, fields, before, after,
+                                 lines, games, self._numbers(texts, Shared._make),
+                                 self._numbers(names), tables))
+        if len(self._entries) >= _BATCH:
+            self.flush()
+
+    def _numbers(self, values: Sequence[tuple], made=None) -> list[int]:
+        """The number of each of ``values`` (``number``; a new one kept as ``made`` makes
+        it)."""
+        got = list(map(self._shared.get, values))
+        if None in got:
+            for i, n in enumerate(got):
+                if n is None:
+                    got[i] = self.number(values[i] if made is None else made(values[i]))
+        return got
+
+    def number(self, texts: tuple) -> int:
+        """The number of ``texts`` (one copy of each kept)."""
+        got = self._shared.get(texts)
+        if got is None:
+            got = self._shared[texts] = len(self.shared)
+            self.shared.append(texts)
+        return got
+
+    def field(self, event: int, board: str) -> int:
+        """The number of a field's key: its event's number (``number``) times 2**32, plus
+        its board number when it is one as written (``17``, not ``017``), else 2**31 plus the
+        board's place among such boards."""
+        field = event << 32
+        if is_number(board):
+            return field | int(board)
+        got = self._boards.get(board)
+        if got is None:
+            got = self._boards[board] = len(self._board_list)
+            self._board_list.append(board)
+        return field | (_TEXT_BOARD + got)
+
+    def key(self, field: int) -> tuple[str, str, str, str]:
+        """A field's key (event, section, date, board) from its number (``field``)."""
+        board = field & 0xFFFFFFFF
+        text = str(board) if board < _TEXT_BOARD else self._board_list[board - _TEXT_BOARD]
+        return (*self.shared[field >> 32], text)
+
+    def members(self) -> Iterator[tuple]:
+        """The entries (rows of ``ENTRY``'s columns) of every field that may be scored, in
+        the order of each field's first entry, each field's in the order they came: every
+        field with a ScoreTable, and every field of an event in which a board has two results
+        or more without one.  The fields of other events (a hand record of one table each
+        board, an archive of single boards) are not read at all."""
+        if not self._grouped():
+            return iter(())
+        return self.db().execute(f"SELECT {ENTRY} FROM member m JOIN entry e ON e.field = "
+                                 "m.field ORDER BY m.first, e.idx")
+
+    def _grouped(self) -> bool:
+        """The fields that may be scored found (table ``member``: each one's number, by its
+        first entry), once every entry is in; False when there is no entry."""
+        if self.count == 0:
+            return False
+        self.flush()
+        if self._members != self.count:
+            db = self.db()
+            db.execute("CREATE INDEX IF NOT EXISTS by_field ON entry (field, idx)")
+            db.execute("DROP TABLE IF EXISTS played")
+            db.execute("CREATE TEMP TABLE played AS SELECT DISTINCT field >> 32 AS event FROM "
+                       "(SELECT field FROM entry WHERE tbl IS NULL GROUP BY field "
+                       "HAVING count(*) > 1)")
+            db.execute("DROP TABLE IF EXISTS member")
+            db.execute("CREATE TEMP TABLE member (first INTEGER PRIMARY KEY, field INTEGER)")
+            db.execute("INSERT INTO member SELECT min(idx), field FROM entry GROUP BY field "
+                       "HAVING max(tbl IS NOT NULL) OR (field >> 32) IN "
+                       "(SELECT event FROM played)")
+            self._members = self.count
+        return True
+
+    def counts(self) -> Iterator[tuple[int, int, int, str | None]]:
+        """For each field of ``members``, in the same order: its number, its entries without
+        a ScoreTable, how many different players they have, and their shared texts' numbers
+        (``texts``, each once, joined by commas; None when there are none)."""
+        if not self._grouped():
+            return iter(())
+        return self.db().execute(
+            "SELECT m.field, count(e.idx), count(DISTINCT e.names), group_concat(DISTINCT "
+            "e.texts) FROM member m LEFT JOIN entry e ON e.field = m.field AND e.tbl IS NULL "
+            "GROUP BY m.first ORDER BY m.first")
+
+    def untabled(self, field: int) -> Iterator[tuple]:
+        """The entries of ``field`` without a ScoreTable, in the order they came."""
+        return self.db().execute(f"SELECT {ENTRY} FROM entry e WHERE e.field = ? AND e.tbl "
+                                 "IS NULL ORDER BY e.idx", (field,))
+
+    # --- the figures ----------------------------------------------------------------------
+
+    def put_figures(self, rows: Iterable[tuple]) -> None:
+        """Rows of ``figure``: ordinal, n, the four figures (None: none), the method's
+        number."""
+        self._figures.extend(rows)
+        if len(self._figures) >= _BATCH:
+            self.flush()
+
+    def put_notes(self, rows: Iterable[tuple]) -> None:
+        """Rows of ``note``: its place in the order read, the note pickled."""
+        self._notes.extend(rows)
+        if len(self._notes) >= _BATCH:
+            self.flush()
+
+    def put_results(self, rows: Iterable[tuple]) -> None:
+        """Rows of ``result``: its place in the order read, entry, method's number, the
+        figures before and after."""
+        self._results.extend(rows)
+        if len(self._results) >= _BATCH:
+            self.flush()
+
+
+#: An entry's columns as ``members`` and the results give them.
+ENTRY = "e.idx, e.ordinal, e.field, e.before, e.after, e.line, e.game, e.texts, e.names, e.tbl"
+
+
+def table_of(text: str | None) -> tuple[str, tuple[str, ...]] | None:
+    """A ScoreTable as kept (``Store.add``), as ``Entry`` holds it: its tag, its lines."""
+    if text is None:
+        return None
+    tag, lines = json.loads(text)
+    return tag, tuple(lines)

@@ -1,0 +1,137 @@
+"""The boards waiting for their fields on disk (``scoring.store``): a temporary SQLite database
+in the run's temporary directory, gone when the run ends however it ends; the fields read back
+in the order of their first board; the figures read forward (``scoring.figures``)."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from revoke_audit.scoring.figures import Figures
+from revoke_audit.scoring.rescore import Fields
+from revoke_audit.scoring.store import Store
+
+#: A process that puts 20,000 boards in fields on disk (a small page cache, so that SQLite
+#: writes its file), prints the files it holds open in the temporary directory, then ends as
+#: argv[1] says: ``close`` (and prints them again), ``interrupt`` (an uncaught Ctrl-C) or
+#: ``kill`` (SIGKILL: no clean-up of ours at all).
+HOLDER = r"""
+import os, signal, sys, tempfile
+from revoke_audit.scoring import store
+from revoke_audit.scoring.rescore import Fields
+store._CACHE_KB = 64
+n = 20000
+fields = Fields()
+fields.add(range(n), [("Pairs", "", "2026.11.20")] * n, [str(1 + i % 20) for i in range(n)],
+           [420] * n, [420] * n, range(n), range(n), [("f.pbn", "", "", "", "4H", "S", "None")] * n,
+           [("N%d" % i, "E", "S", "W") for i in range(n)], [None] * n)
+assert fields.score().figures  # every board scored: figures on disk too
+def held():
+    folder = os.path.realpath(tempfile.gettempdir())
+    out = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(folder):
+            out.append(target)
+    return out
+print(len(held()), all(t.endswith("(deleted)") for t in held()), flush=True)
+if sys.argv[1] == "close":
+    fields.close()
+    print(len(held()), flush=True)
+elif sys.argv[1] == "interrupt":
+    raise KeyboardInterrupt
+else:
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+linux = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc (Linux)")
+
+
+def _hold(tmp_path: Path, how: str) -> subprocess.CompletedProcess:
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    env = dict(os.environ, TMPDIR=str(folder), SQLITE_TMPDIR=str(folder))
+    return subprocess.run([sys.executable, "-c", HOLDER, how], env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+@linux
+def test_the_fields_wait_in_the_temporary_directory_and_are_gone_on_close(tmp_path):
+    got = _hold(tmp_path, "close")
+    assert got.returncode == 0, got.stderr
+    opened, closed = got.stdout.split("\n")[:2]
+    # on disk while the fields wait: a file in the temporary directory, its name already gone
+    assert opened.split()[0] != "0" and opened.split()[1] == "True"
+    assert closed == "0"  # and the file itself gone once closed
+    assert os.listdir(tmp_path / "tmp") == []
+
+
+@linux
+@pytest.mark.parametrize("how", ["interrupt", "kill"])
+def test_an_interrupted_run_leaves_no_database_behind(tmp_path, how):
+    got = _hold(tmp_path, how)
+    assert got.returncode == (-signal.SIGKILL if how == "kill" else -signal.SIGINT), got.stderr
+    assert got.stdout.split()[0] != "0"  # it was on disk
+    assert os.listdir(tmp_path / "tmp") == []
+
+
+def test_a_run_leaves_nothing_in_the_temporary_directory(tmp_path):
+    # the sample session: its fields scored, boards.csv, findings.csv and the standings written
+    root = Path(__file__).resolve().parents[1]
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    env = dict(os.environ, TMPDIR=str(folder), SQLITE_TMPDIR=str(folder))
+    got = subprocess.run([sys.executable, "-m", "revoke_audit", "audit",
+                          str(root / "fixtures" / "session"), "-o", str(tmp_path / "b.csv"),
+                          "--findings", str(tmp_path / "f.csv"), "--standings",
+                          str(tmp_path / "s.csv"), "--exit-zero", "-q"],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    assert "," in (tmp_path / "b.csv").read_text().splitlines()[1]
+    assert (tmp_path / "s.csv").read_text().count("\n") > 1  # a field was scored
+    assert os.listdir(folder) == []
+
+
+def _add(fields: Fields, boards: list[tuple[str, str]], start: int = 0) -> None:
+    """Boards (event, board number), one result each, N-S 420 unless the board says."""
+    n = len(boards)
+    fields.add(range(start, start + n), [(e, "", "") for e, _ in boards],
+               [b for _, b in boards], [100 * (i % 5) for i in range(n)], [420] * n, range(n),
+               range(n), [("f.pbn", "", "", "", "4H", "S", "None")] * n,
+               [(f"N{i}", f"E{i}", f"S{i}", f"W{i}") for i in range(n)], [None] * n)
+
+
+def test_only_the_events_with_a_board_played_twice_are_read_back_in_first_board_order():
+    # event A: boards 2, 1, 2, 1 (a field each); event B: boards 1, 2 once each (a hand record,
+    # not read back); event C: board "017" twice (a board "number" kept as written)
+    with Fields() as fields:
+        _add(fields, [("A", "2"), ("B", "1"), ("A", "1"), ("C", "017"), ("A", "2"),
+                      ("B", "2"), ("A", "1"), ("C", "017")])
+        got = [(key, [e.ordinal for e in entries]) for key, entries in fields.fields()]
+    assert got == [(("A", "", "", "2"), [0, 4]), (("A", "", "", "1"), [2, 6]),
+                   (("C", "", "", "017"), [3, 7])]
+
+
+def test_the_figures_read_forward_and_back_alike():
+    store = Store()
+    try:
+        figures = Figures(store)
+        figures.put_field([2, 5, 9], 3, "mp", [0, 50, 100], [0, 50, 100])
+        figures.put(7, (2, None, None, 3.0, 4.0, "teams"))
+        whole = dict(figures.items())
+        assert list(whole) == [2, 5, 7, 9]
+        forward = [list(figures.within(a, b)) for a, b in ((0, 3), (3, 6), (6, 8), (8, 20))]
+        assert [o for part in forward for o, _ in part] == [2, 5, 7, 9]
+        assert list(figures.within(5, 8)) == [(5, whole[5]), (7, whole[7])]  # back again
+        assert dict(figures.texts(0, 10)) == {2: "3,0.0,0.0,,,mp", 5: "3,50.0,50.0,,,mp",
+                                              7: "2,,,3.0,4.0,teams", 9: "3,100.0,100.0,,,mp"}
+        assert figures.get(7) == (2, None, None, 3.0, 4.0, "teams") and figures.get(8) is None
+    finally:
+        store.close()
