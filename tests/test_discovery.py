@@ -225,6 +225,7 @@ def test_after_the_round_a_stopping_record_gives_the_would_be_transfer_as_inform
             "not (64B1); the record stops after trick 6, so which is not known from the record)"
             ) in after[0].message
     assert "would be transferred" not in after[0].message
+    assert ruled(WEST_REVOKES_4[:6], laws=laws).basis == "64B5"
     table = ruled(WEST_REVOKES_4[:6], laws=laws, discovered="table").findings
     assert [(f.code, f.law) for f in table] == [("RV002", "64B1")]
     assert "if it did, 1 trick would be transferred, if not, 0 tricks" in table[0].message
