@@ -253,5 +253,5 @@ def test_dummy_failing_twice_keeping_one_card_is_one_slip_that_removes_both():
             adjusted = a.ruling_64c == "adjusted"
             assert ("the 64C adjustment, which rests on it" in words) == adjusted
         cell = board_row(a)["confirm_card"]
-        assert cell.startswith("trick 1 North S2 (C7 at trick 1?: one slip, no revoke")
-        assert "trick 3 North SQ (C7 at trick 1?" in cell
+        assert cell.startswith("trick 1 North S2 (C7 at trick 1? one slip: no revoke")
+        assert "trick 3 North SQ (C7 at trick 1?" in cell and "," not in cell  # a plain cell

@@ -315,9 +315,9 @@ def confirm_cells(a: BoardAudit) -> str | None:
         if reading.kept:
             what = f"kept {holding_str(reading.kept)}: deal error?"
         if reading.slip is not None:
-            rests = "; the 64C adjustment rests on it" if a.ruling_64c == ADJUSTED_64C else ""
-            what = (f"{card_str(reading.slip)} at trick {reading.tricks[0]}?: one slip, no "
-                    f"revoke{rests}")
+            rests = " - the 64C adjustment rests on it" if a.ruling_64c == ADJUSTED_64C else ""
+            what = (f"{card_str(reading.slip)} at trick {reading.tricks[0]}? one slip: no "
+                    f"revoke{rests}")  # no comma: the boards.csv cells after the field's are plain
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
     return "; ".join(out) or None
 
