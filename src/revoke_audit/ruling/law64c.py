@@ -46,6 +46,10 @@ def decide_64c(rp: Replay, board: BoardEquity | None, played: int | None,
                         f"the record: it stops after trick {done} with no claim, and no Result "
                         "the cards allow, so the damage cannot be weighed against it)")
     if board is None:
+        first = min((f.trick for f in rp.revokes), default=0)
+        if rp.stopped_at is not None or any(t.unknown for t in rp.tricks[:first]):
+            return Decision(NOT_ASSESSED, None, "64C: not assessed (the position at the revoke "
+                            "is not known from the record)")
         return Decision(NOT_ASSESSED, None, "64C: not assessed (no double-dummy figure for the "
                         "revoke position)")
     if board.both_sides:
