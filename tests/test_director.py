@@ -255,3 +255,20 @@ def test_dummy_failing_twice_keeping_one_card_is_one_slip_that_removes_both():
         cell = board_row(a)["confirm_card"]
         assert cell.startswith("trick 1 North S2 (C7 at trick 1? one slip: no revoke")
         assert "trick 3 North SQ (C7 at trick 1?" in cell and "," not in cell  # a plain cell
+
+
+def test_dummy_keeping_one_card_whose_slip_would_change_the_lead_is_a_likely_deal_error():
+    """DUMMY_C7 with West leading the C8 to trick 1 (and the C9 to trick 3): 1: W C8, N S2, E
+    C3, S C2 -> N; 2: N DK, E D4, S D6, W DA -> W; 3: W C9, N SQ, E C4, S C6 -> N; 4 as above.
+    Read with the C7 at trick 1, West's C8 beats it: West would win trick 1 and lead trick 2,
+    which the record has North leading - no single slip explains both revokes, so dummy's
+    double failure keeping the C7 is flagged as a likely deal error, as any player's is."""
+    play = ["W:C8 N:S2 E:C3 S:C2"] + DUMMY_RUFFS_TWICE[1:2] + ["W:C9 N:SQ E:C4 S:C6"] + \
+        DUMMY_RUFFS_TWICE[3:]
+    a = audit_board(board(DUMMY_C7, "4S", "S", play, result=10), AuditOptions(equity=False))
+    for words in _words(a):
+        assert ("likely a deal error, not 2 revokes: he failed to follow a club lead on tricks 1 "
+                "and 3 while keeping C7, which the record never shows him playing") in words
+        assert "one recording slip" not in words
+    assert board_row(a)["confirm_card"] == ("trick 1 North S2 (kept C7: deal error?); "
+                                            "trick 3 North SQ (kept C7: deal error?)")

@@ -219,19 +219,22 @@ def _kept_through(rp: Replay, edition=None, discovered: str = AFTER_ROUND
 def _one_slip(rp: Replay, facts: list, base: OtherReading, edition, discovered: str
               ) -> OtherReading:
     """The record read with a kept card in place of the first revoke's card (the operator
-    typed one card for another once): when that reading is coherent and the player has no
-    revoke left, one slip explains every revoke of the group; declarer's tricks that way."""
+    typed one card for another once): when that reading is coherent, keeps the trick's winner
+    (so the next lead, Law 44G) and leaves no revoke but the other players' recorded ones, one
+    slip explains every revoke of the group; declarer's tricks that way."""
     first = min(facts, key=lambda f: f.trick)
     for card in (c for c in range(52) if base.kept >> c & 1):
         plays = tuple(p._replace(card=card) if p.card == first.card and p.seat in
                       (first.seat, None) else p for p in rp.record.play)
         other = replay(replace(rp.record, play=plays))
-        if not other.coherent or not other.auditable or any(
-                f.seat == first.seat for f in other.revokes):
-            continue
-        again = decide(other, edition, discovered)
         t = first.trick
-        same = (len(other.tricks) >= t and rp.tricks[t - 1].winner == other.tricks[t - 1].winner)
+        if not other.coherent or not other.auditable or len(other.tricks) < t:
+            continue
+        same = rp.tricks[t - 1].winner == other.tricks[t - 1].winner  # the next lead fits too
+        keys = {(f.trick, f.seat, f.card) for f in rp.revokes if f.seat != first.seat}
+        if not same or not {(f.trick, f.seat, f.card) for f in other.revokes} <= keys:
+            continue  # that way the record no longer fits: no one slip explains them
+        again = decide(other, edition, discovered)
         return base._replace(slip=card, tricks_adjusted=again.tricks_adjusted,
                              slip_revokes=len(other.revokes), slip_same_winner=same)
     return base
