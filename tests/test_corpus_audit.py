@@ -91,7 +91,7 @@ def test_every_edition_rules_the_corpus_revoke_boards(audits):
     """Each code, with both discovery settings, on every corpus board that has a revoke: no
     internal error, transfers never negative, adjusted tricks within 0..13."""
     boards = [a.record for a in audits if a.replay.revokes]
-    assert len(boards) >= 86  # boards with a mis-recorded lead (RC015), screened (RC017): not ruled
+    assert len(boards) >= 85  # boards with a mis-recorded lead (RC015), screened (RC017): not ruled
     from revoke_audit.laws import EDITIONS
     for edition in EDITIONS:
         for discovered in ("table", "after-round"):
@@ -106,12 +106,14 @@ def test_every_edition_rules_the_corpus_revoke_boards(audits):
 def test_the_corpus_revokes_once_each_after_the_screens(audits):
     """Issue 24's figures on this corpus: the revokes still found once the records that cannot
     bear a ruling are screened (RC017) and a record read twice is counted once (the corpus
-    holds the 1997 European championship twice, as Swogro20.pbn and SWOGRO20.PBN, ...): 65
-    revoke findings on 61 distinct boards, 49 of them marked ^R by the producer; 11 distinct
-    boards screened; 75 ^R marks answered by a revoke finding.  Issue 32 screened five more
+    holds the 1997 European championship twice, as Swogro20.pbn and SWOGRO20.PBN, ...): 63
+    revoke findings on 60 distinct boards, 47 of them marked ^R by the producer; 12 distinct
+    boards screened; 73 ^R marks answered by a revoke finding.  Issue 32 screened six more
     revokes: a claim the play makes impossible (RC022), three deals rotated against their
     auction and play (defenders drawing trumps twice, a 2NT opener with 7 points; two of them
-    with an impossible claim as well), and a record of one unfinished trick."""
+    with an impossible claim as well), a record of one unfinished trick, and the PBN test
+    record "Test illegals" (declarer against the auction and trick 2 led out of turn: its two
+    ^R-marked revokes by East no longer ruled)."""
     from revoke_audit.reports.rows import record_key
     seen, boards, findings, marked, screened = set(), 0, 0, 0, set()
     answered = 0
@@ -131,4 +133,4 @@ def test_the_corpus_revokes_once_each_after_the_screens(audits):
         boards += 1
         findings += len(revokes)
         marked += sum(1 for f in revokes if f.marked)
-    assert (boards, findings, marked, len(screened), answered) == (61, 65, 49, 11, 75)
+    assert (boards, findings, marked, len(screened), answered) == (60, 63, 47, 12, 73)

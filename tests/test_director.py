@@ -222,3 +222,53 @@ def test_a_confirm_cell_has_no_comma():
     cells = [board_row(audit_board(rec, AuditOptions(equity=False)))["confirm_card"],
              board_row(_audit(D2, "3NT", DUMMY_REVOKES_1))["confirm_card"]]
     assert all(c and "," not in c for c in cells)
+
+
+# Dummy ruffing a suit twice while keeping his one card of it.  4S by South, West leads.
+#     N AKQ2.AKQJ2.K32.7   E 543.543.QJT94.43   S JT9876.76.876.62   W .T98.A5.AKQJT985
+DUMMY_C7 = "N:AKQ2.AKQJ2.K32.7 543.543.QJT94.43 JT9876.76.876.62 .T98.A5.AKQJT985"
+# 1: W C5, N S2 (dummy holds C7: a revoke, established when he plays to trick 2), E C3, S C2
+#    -> N (the only trump).  2: N DK, E D4, S D6, W DA -> W.  3: W C8, N SQ (still holding
+#    C7: a second revoke, established on trick 4), E C4, S C6 -> N.  4: N SA, E S3, S S6, W H8
+#    -> N.  The record stops there; its Result gives declarer 10 (4S=, N-S +420).
+# Read with the C7 at trick 1 (one slip for the S2): W C5, N C7, E C3, S C2 -> N still (C7 is
+# the highest club), so N leads trick 2 as recorded; dummy is then void of clubs and his SQ on
+# trick 3 a legal ruff: no revoke at all, no 64C, and the Result's 4S= +420 stands.
+DUMMY_RUFFS_TWICE = ["W:C5 N:S2 E:C3 S:C2", "N:DK E:D4 S:D6 W:DA", "W:C8 N:SQ E:C4 S:C6",
+                     "N:SA E:S3 S:S6 W:H8"]
+
+
+def test_dummy_failing_twice_keeping_one_card_is_one_slip_that_removes_both():
+    rec = board(DUMMY_C7, "4S", "S", DUMMY_RUFFS_TWICE, result=10)
+    for equity in (False, True):
+        a = audit_board(rec, AuditOptions(equity=equity))
+        assert [(f.code, f.law, f.trick) for f in a.findings if f.code.startswith("RV")] == \
+            [("RV002", "64B3", 1), ("RV002", "64B3", 3)]
+        for words in _words(a):
+            assert ("dummy failed to follow a club lead on tricks 1 and 3 while keeping C7: "
+                    "likely one recording slip, C7 at trick 1 (the trick's winner and the next "
+                    "lead are unchanged), or a misplaced C7 in the deal, not 2 revokes; read "
+                    "that way, there is no revoke and no 64C: 4S= by South, N-S +420 stands; "
+                    "confirm trick 1 with the record's source before signing") in words
+            adjusted = a.ruling_64c == "adjusted"
+            assert ("the 64C adjustment, which rests on it" in words) == adjusted
+        cell = board_row(a)["confirm_card"]
+        assert cell.startswith("trick 1 North S2 (C7 at trick 1? one slip: no revoke")
+        assert "trick 3 North SQ (C7 at trick 1?" in cell and "," not in cell  # a plain cell
+
+
+def test_dummy_keeping_one_card_whose_slip_would_change_the_lead_is_a_likely_deal_error():
+    """DUMMY_C7 with West leading the C8 to trick 1 (and the C9 to trick 3): 1: W C8, N S2, E
+    C3, S C2 -> N; 2: N DK, E D4, S D6, W DA -> W; 3: W C9, N SQ, E C4, S C6 -> N; 4 as above.
+    Read with the C7 at trick 1, West's C8 beats it: West would win trick 1 and lead trick 2,
+    which the record has North leading - no single slip explains both revokes, so dummy's
+    double failure keeping the C7 is flagged as a likely deal error, as any player's is."""
+    play = ["W:C8 N:S2 E:C3 S:C2"] + DUMMY_RUFFS_TWICE[1:2] + ["W:C9 N:SQ E:C4 S:C6"] + \
+        DUMMY_RUFFS_TWICE[3:]
+    a = audit_board(board(DUMMY_C7, "4S", "S", play, result=10), AuditOptions(equity=False))
+    for words in _words(a):
+        assert ("likely a deal error, not 2 revokes: he failed to follow a club lead on tricks 1 "
+                "and 3 while keeping C7, which the record never shows him playing") in words
+        assert "one recording slip" not in words
+    assert board_row(a)["confirm_card"] == ("trick 1 North S2 (kept C7: deal error?); "
+                                            "trick 3 North SQ (kept C7: deal error?)")

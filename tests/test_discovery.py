@@ -211,6 +211,26 @@ def test_a_record_that_stops_without_a_claim_gives_both_outcomes():
             "tricks") in unsure[0].message
 
 
+@pytest.mark.parametrize("laws", ["2017", "2007", "1997"])
+def test_after_the_round_a_stopping_record_gives_the_would_be_transfer_as_information(laws):
+    """WEST_REVOKES_4 cut after trick 6: trick 4 E SQ, S S6, W H7 (West holds S543: a revoke,
+    established when he plays to trick 5), N SK -> N; tricks 5-6 N (DA, DK).  E-W won neither
+    trick 4 nor 5-6; tricks 7-13 are not recorded.  At the table: 64A2 would move 1 trick had
+    E-W won one of them, none (64B1) if not.  Found after the round (the default), nothing
+    moves either way (64B5): the finding is 64B5 and the 1 trick is information only."""
+    after = ruled(WEST_REVOKES_4[:6], laws=laws).findings
+    assert [(f.code, f.law, f.transferred) for f in after] == [("RV002", "64B5", 0)]
+    assert ("found after the round ended: no automatic transfer (64B5); redress only under 64C "
+            "(had attention been drawn in time: 1 trick if East-West won a later trick, none if "
+            "not (64B1); the record stops after trick 6, so which is not known from the record)"
+            ) in after[0].message
+    assert "would be transferred" not in after[0].message
+    assert ruled(WEST_REVOKES_4[:6], laws=laws).basis == "64B5"
+    table = ruled(WEST_REVOKES_4[:6], laws=laws, discovered="table").findings
+    assert [(f.code, f.law) for f in table] == [("RV002", "64B1")]
+    assert "if it did, 1 trick would be transferred, if not, 0 tricks" in table[0].message
+
+
 def test_a_card_of_the_rank_held_in_the_suit_led_may_be_a_recording_slip():
     """Dummy plays C3 on trick 1's heart lead holding H4 H3 H2: H3 is of the same rank, so the
     message asks the Director to confirm with the table."""

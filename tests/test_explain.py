@@ -290,3 +290,24 @@ def test_first_boards_keeps_only_what_it_lists_and_counts_the_rest():
     kept, count, first, total = first_boards([path], 5, board="no such board")
     assert (kept, count, total) == ([], 0, len(every))
     assert [r.line for r in first] == [r.line for r in every[:5]]
+
+
+def test_64c_not_assessed_says_the_true_reason_and_no_code_without_64c():
+    """D2, 3NT by South; WEST_REVOKES_4 cut after trick 6, no claim, no Result: West's H7 on
+    trick 4 (holding S543, established on trick 5).  Every card before the revoke and the deal
+    are recorded (double dummy gives a figure), but declarer's total is not known: 64C cannot
+    weigh the damage against a result.  The 2017 Laws have 64C, so the review line says "not
+    assessed", never "not under this code", and the paragraph gives that reason, never "the
+    position at the revoke is not known"."""
+    from builders import board
+    from deals import D2, WEST_REVOKES_4
+
+    from revoke_audit.ruling.options import AuditOptions
+
+    a = audit_board(board(D2, "3NT", "S", WEST_REVOKES_4[:6], stopped=True), AuditOptions())
+    assert a.ruling.tricks_adjusted is None and a.tricks_equity is not None
+    text = explain_text(a)
+    assert "review: not assessed" in text and "not under this code" not in text
+    assert "position at the revoke is not known" not in text
+    assert ("64C: not assessed (the result is not known from the record: it stops after trick 6 "
+            "with no claim, and no Result the cards allow") in a.words_64c

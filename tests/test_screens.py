@@ -80,3 +80,34 @@ def test_less_than_one_trick_establishes_nothing(mark, discovered):
     [why] = screened(a)
     assert "only 0 whole tricks recorded" in why
     assert (a.ruling.tricks_played, a.ruling.tricks_adjusted) == (9, 9)
+
+
+# D2, 3NT by South, West leads: E wins trick 1 (HA).  Trick 2 is led out of turn by West (H5,
+# marked ^L: East won trick 1), N H3, E HK, S HT -> E wins; trick 3 E HQ, S HJ, W D5 (West holds
+# H76: a revoke, established when West plays to trick 4), N H4 -> E.  The rest is
+# WEST_REVOKES_3's (N wins 4-9, S 10-13).  Recorded with declarer South while the auction gives
+# East (RC021), the record's sides and its order of play are both in doubt: not ruled.  With
+# only one of the two (the lead in turn, or the declarer the auction's) it is ruled as ever
+# (West's revoke, RV002).
+LED_OUT_OF_TURN = WEST_REVOKES_3[:1] + ["W:^LH5 N:H3 E:HK S:HT"] + WEST_REVOKES_3[2:]
+
+
+@pytest.mark.parametrize("discovered", ["after-round", "table"])
+def test_declarer_against_the_auction_and_a_lead_out_of_turn_are_not_ruled(discovered):
+    rec = replace(board(D2, "3NT", "S", LED_OUT_OF_TURN, result=10), declarer_derived=1)
+    a = audited(rec, discovered)
+    [why] = screened(a)
+    assert "declarer S disagrees with the auction, which gives E" in why
+    assert "trick 2 is led out of turn" in why
+    assert a.ruling.tricks_adjusted == a.ruling.tricks_played == 10
+
+
+@pytest.mark.parametrize("play, derived", [
+    (WEST_REVOKES_3, 1),       # declarer against the auction, every lead in turn
+    (LED_OUT_OF_TURN, None),   # a lead out of turn, the declarer not in question
+])
+def test_one_sign_alone_leaves_the_revoke_ruled(play, derived):
+    rec = replace(board(D2, "3NT", "S", play, result=10), declarer_derived=derived)
+    a = audited(rec, "after-round")
+    assert [f.code for f in a.findings if f.code == "RC017"] == []
+    assert [(f.code, f.trick) for f in a.findings if f.code.startswith("RV")] == [("RV002", 3)]

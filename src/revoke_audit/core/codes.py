@@ -78,7 +78,8 @@ CODES: dict[str, str] = {
     "RC017": "the record cannot bear a ruling though its cards are where it says: the deal does "
              "not fit its auction and play (one rotation explains it), more revokes than a table "
              "commits, too few tricks recorded, a later trick in four suits, or an impossible "
-             "claim (RC022); nothing is ruled",
+             "claim (RC022), or a declarer against the auction (RC021) with a later trick led "
+             "out of turn; nothing is ruled",
     "RC020": "stated contract disagrees with the auction",
     "RC021": "stated declarer disagrees with the auction",
     "RC022": "claim (or Result after an unfinished play) outside what is possible",

@@ -84,7 +84,8 @@ def ruling_basis(at_table: list[Finding], ruled: list[Finding]) -> str:
     """The rules that gave a board's adjusted tricks, in trick order, joined by ``+``: ``64A``
     (a transfer, 64A1/64A2, or 67B1's deemed revoke), the 64B clause that left a revoke without
     one (``64B1`` ... ``64B7``; a corrected trick-12 revoke is ``64B6``), ``64B5`` where the
-    table would have transferred but attention was first drawn after the round; ``none`` when
+    table would have transferred (or might have, on a record that stops) but attention was first
+    drawn after the round; ``none`` when
     nothing was ruled.  ``at_table``: the findings of the ruling as at the table; ``ruled``:
     those of the ruling applied (the same facts, in the same order).  The rubber codes name
     their own rule (``1932 penalty``, ``1932 too late``)."""
@@ -93,6 +94,8 @@ def ruling_basis(at_table: list[Finding], ruled: list[Finding]) -> str:
         basis = _basis_of(table)
         if applied.law != table.law and applied.transferred == 0 and table.code in ("RV001", "RV003"):
             basis = applied.law  # 64B5 (or its older code's words): found too late
+        elif applied.law == "64B5" and table.law == "64B1":
+            basis = "64B5"  # a stopping record: the table's transfer unknown, none after the round
         if basis and basis not in out:
             out.append(basis)
     return "+".join(out) or "none"

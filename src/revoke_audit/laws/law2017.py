@@ -106,18 +106,26 @@ class Laws2017:
         """Say only what the record shows: when it stops before the end with no claim, the
         tricks after it are not known, and a transfer that depends on them is given both ways
         (what moves if the offending side won a later trick, and if it did not)."""
-        if rp.play_status != PARTIAL:
+        both = self.both_ways(rp, fact, pool)
+        if both is None:
             return ""
+        last, if_won, now = both
+        return (f"; the record stops after trick {last}, so whether {side_name(fact.seat)} won a "
+                f"later trick is not known from the record: if it did, {tricks(if_won)} would "
+                f"be transferred, if not, {tricks(now)}")
+
+    def both_ways(self, rp: Replay, fact: RevokeFact,
+                  pool: TrickPool) -> tuple[int, int, int] | None:
+        """On a record stopping with no claim: (the last recorded trick, what 64A moves if the
+        offending side won a later trick, what it moves if not), or None when the two agree."""
+        if rp.play_status != PARTIAL:
+            return None
         last = max(pool.owner, default=0)
         hypothesis = _copy_pool(pool)
         hypothesis.owner[last + 1] = fact.seat % 2
         if_won = self.transfer(rp, fact, hypothesis)[0]
         now = self.transfer(rp, fact, _copy_pool(pool))[0]
-        if if_won == now:
-            return ""
-        return (f"; the record stops after trick {last}, so whether {side_name(fact.seat)} won a "
-                f"later trick is not known from the record: if it did, {tricks(if_won)} would "
-                f"be transferred, if not, {tricks(now)}")
+        return None if if_won == now else (last, if_won, now)
 
     def established(self, rp: Replay, fact: RevokeFact) -> bool:
         """Law 63A (see ``common.is_established``)."""
@@ -156,8 +164,9 @@ class Laws2017:
             return "64B5", ("found after the round ended: too late for the 62D correction of a "
                             "trick-12 revoke and no automatic transfer (64B5); redress only "
                             "under 64C")
-        if not self.transfer(rp, fact, TrickPool(rp, winners(rp)))[0]:
-            return None  # none was due at the table either (64B1)
+        pool = TrickPool(rp, winners(rp))
+        if not self.transfer(rp, fact, _copy_pool(pool))[0]:
+            return self._b5_unknown_later(rp, fact, pool)  # else none was due either (64B1)
         moved = self._would_move(rp, fact, earlier)
         if not moved:
             return "64B5", ("found after the round ended: no automatic transfer (64B5); redress "
@@ -167,6 +176,22 @@ class Laws2017:
         return "64B5", ("found after the round ended: no automatic transfer (64B5); redress "
                         "only under 64C (had attention been drawn in time, "
                         f"{tricks(moved)} would have been transferred)")
+
+    def _b5_unknown_later(self, rp: Replay, fact: RevokeFact,
+                          pool: TrickPool) -> tuple[str, str] | None:
+        """64B5 on a record stopping before the offending side could win a later trick: what
+        64A would have moved is not known, and after the round nothing moves either way; the
+        would-be transfer is information, given both ways (64B1 when they won no trick)."""
+        both = self.both_ways(rp, fact, pool)
+        if both is None:
+            return None  # none was due at the table whatever the later tricks (64B1)
+        last, if_won, now = both
+        side = side_name(fact.seat)
+        return "64B5", ("found after the round ended: no automatic transfer (64B5); redress "
+                        "only under 64C (had attention been drawn in time: "
+                        f"{tricks(if_won)} if {side} won a later trick, "
+                        f"{tricks(now) if now else 'none'} if not (64B1); the record stops "
+                        f"after trick {last}, so which is not known from the record)")
 
     def b3_dummy(self, rp, fact, earlier, discovered):
         """64B3: a revoke by dummy (failure to play any card of dummy) carries no transfer."""

@@ -19,7 +19,12 @@ it, and nothing is ruled (as for ``RC016``).  The screens, each tested on the co
   establish a ruling only when the producer's own ``^R`` mark agrees with the replay (a mark is
   the producer's reading of the play, not the table's knowledge: it decides no discovery);
 - **a later trick that cannot be**: where the replay had to stop, a trick recorded after it
-  shows four different suits (three players failing to follow).
+  shows four different suits (three players failing to follow);
+- **a record its own marks call unreliable**: the stated declarer disagrees with the auction
+  (``RC021``) and a later trick is led out of turn (a ``^L`` lead from a player who did not
+  win the trick before, Law 44G): two irregularities of the record itself beside the revoke,
+  so neither the sides nor the order of play can be trusted to rule on (a test record's
+  "all irregularities" game; no real revoke board of the corpus has both).
 """
 from __future__ import annotations
 
@@ -46,7 +51,8 @@ def screen(r: Replay) -> None:
 
 
 def _why(r: Replay) -> str | None:
-    for check in (_too_many, _too_little, _impossible_trick, _rotated, _impossible_claim):
+    for check in (_too_many, _too_little, _impossible_trick, _rotated, _impossible_claim,
+                  _unreliable):
         why = check(r)
         if why:
             return why
@@ -69,6 +75,23 @@ def _impossible_claim(r: Replay) -> str | None:
     if bad is None:
         return None
     return f"the stated total cannot be the play's ({bad.message}), so no ruling can start from it"
+
+
+def _unreliable(r: Replay) -> str | None:
+    """The stated declarer against the auction (RC021) and a trick after the first led by a
+    player who did not win the trick before (Law 44G): the record's sides and order of play are
+    both in doubt."""
+    against = next((f for f in r.findings if f.code == "RC021"), None)
+    if against is None:
+        return None
+    done = r.tricks
+    wrong = next((t for prev, t in zip(done, done[1:])
+                  if prev.winner is not None and t.leader != prev.winner), None)
+    if wrong is None:
+        return None
+    return (f"{against.message}, and trick {wrong.number} is led out of turn (Law 44G: the "
+            f"winner of trick {wrong.number - 1} leads), so neither the sides nor the order of "
+            "play can be trusted")
 
 
 def _too_little(r: Replay) -> str | None:

@@ -341,7 +341,8 @@ def ruling_steps(a: BoardAudit) -> list[str]:
     if ruling.tricks_automatic != adjusted:
         lines.append(f"  had attention been drawn in time: {_num(ruling.tricks_automatic)}")
     if a.tricks_equity is not None:
-        review = {True: "yes", False: "no", None: "not under this code"}[a.review_64c]
+        unknown = "not assessed" if a.ruling_64c == "not assessed" else "not under this code"
+        review = {True: "yes", False: "no", None: unknown}[a.review_64c]
         lines.append(f"  Law 64C: double dummy had no revoke happened {a.tricks_equity}; "
                      f"review: {review}")
     if a.ruling_64c != "none":

@@ -148,6 +148,12 @@ class OtherReading(NamedTuple):
     misfit: RevokeFact | None = None  # a card of the next trick that fails to follow that way
     misfit_recorded: RevokeFact | None = None  # one that fails to follow only as recorded
     last_line: bool = False  # declarer's, on his side's lead, on the unfinished last trick
+    # with ``kept``: one recording slip that removes every revoke of the group - the kept card
+    # read at the first revoke's trick (``slip``), the board's revokes left that way, the
+    # revoke trick's winner unchanged; ``tricks_adjusted`` is then declarer's tricks that way
+    slip: int | None = None
+    slip_revokes: int = 0
+    slip_same_winner: bool = False
 
 
 def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
@@ -157,7 +163,7 @@ def slip_readings(rp: Replay, ruling: Ruling, edition, discovered: str
     deal error; a card of the rank of one he held in the suit led; any revoke by dummy), with
     the ruling on the other reading - the two cards exchanged in the record - when there is
     one."""
-    out: dict[tuple[int, int], OtherReading] = dict(_kept_through(rp))
+    out: dict[tuple[int, int], OtherReading] = dict(_kept_through(rp, edition, discovered))
     dummy = (rp.declarer + 2) % 4 if rp.declarer is not None else None
     for fact in rp.revokes:
         if fact.duty or (fact.trick, fact.seat) in out:
@@ -183,15 +189,16 @@ def _on_the_last_line(rp: Replay, fact) -> bool:
     return unfinished and trick.leader % 2 == rp.declarer % 2
 
 
-def _kept_through(rp: Replay) -> Iterator[tuple[tuple[int, int], OtherReading]]:
+def _kept_through(rp: Replay, edition=None, discovered: str = AFTER_ROUND
+                  ) -> Iterator[tuple[tuple[int, int], OtherReading]]:
     """Law 61A is broken by a card played, not by a card the deal wrongly gives him: a player
-    (not dummy, who has his own reading) who fails twice to follow one suit while keeping the
-    same card of it is far likelier a deal misrecorded than a double revoke.  The likely card:
-    the kept ones the record never shows him playing, else every kept one."""
-    dummy = (rp.declarer + 2) % 4 if rp.declarer is not None else None
+    (dummy too, whose cards are on view) who fails twice to follow one suit while keeping the
+    same card of it is far likelier a deal misrecorded, or one recording slip, than a double
+    revoke.  The likely card: the kept ones the record never shows him playing, else every
+    kept one; the slip: that card played at the first revoke's trick (``_one_slip``)."""
     groups: dict[tuple[int, int], list] = {}
     for fact in rp.revokes:
-        if not fact.duty and fact.seat != dummy:
+        if not fact.duty:
             groups.setdefault((fact.seat, fact.suit_led), []).append(fact)
     for (seat, _suit), facts in groups.items():
         kept = ~0
@@ -202,9 +209,35 @@ def _kept_through(rp: Replay) -> Iterator[tuple[tuple[int, int], OtherReading]]:
         played = sum(1 << c for t in rp.tricks for s, c, _ in t.plays if s == seat)
         unplayed = bool(kept & ~played)
         kept, tricks = kept & ~played or kept, tuple(f.trick for f in facts)
+        base = OtherReading(None, kept=kept, tricks=tricks, unplayed=unplayed)
+        slip = edition is not None and rp.declarer is not None and seat == (rp.declarer + 2) % 4
+        reading = _one_slip(rp, facts, base, edition, discovered) if slip else base
         for fact in facts:
-            yield (fact.trick, seat), OtherReading(None, kept=kept, tricks=tricks,
-                                                   unplayed=unplayed)
+            yield (fact.trick, seat), reading
+
+
+def _one_slip(rp: Replay, facts: list, base: OtherReading, edition, discovered: str
+              ) -> OtherReading:
+    """The record read with a kept card in place of the first revoke's card (the operator
+    typed one card for another once): when that reading is coherent, keeps the trick's winner
+    (so the next lead, Law 44G) and leaves no revoke but the other players' recorded ones, one
+    slip explains every revoke of the group; declarer's tricks that way."""
+    first = min(facts, key=lambda f: f.trick)
+    for card in (c for c in range(52) if base.kept >> c & 1):
+        plays = tuple(p._replace(card=card) if p.card == first.card and p.seat in
+                      (first.seat, None) else p for p in rp.record.play)
+        other = replay(replace(rp.record, play=plays))
+        t = first.trick
+        if not other.coherent or not other.auditable or len(other.tricks) < t:
+            continue
+        same = rp.tricks[t - 1].winner == other.tricks[t - 1].winner  # the next lead fits too
+        keys = {(f.trick, f.seat, f.card) for f in rp.revokes if f.seat != first.seat}
+        if not same or not {(f.trick, f.seat, f.card) for f in other.revokes} <= keys:
+            continue  # that way the record no longer fits: no one slip explains them
+        again = decide(other, edition, discovered)
+        return base._replace(slip=card, tricks_adjusted=again.tricks_adjusted,
+                             slip_revokes=len(other.revokes), slip_same_winner=same)
+    return base
 
 
 def _read_with(rp: Replay, fact, twin: int, edition, discovered: str) -> OtherReading:

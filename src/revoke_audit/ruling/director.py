@@ -184,7 +184,7 @@ def confirm_words(a: BoardAudit, f: Finding) -> str:
     if reading is None:
         return ""
     if reading.kept:
-        return _deal_error_words(f, reading)
+        return _deal_error_words(a, f, reading)
     if reading.last_line:
         return _last_line_words(a)
     if reading.twin is None:
@@ -256,17 +256,49 @@ def _other_ruling(a: BoardAudit, f: Finding, reading) -> str:
             f"{_n(a.ruling.tricks_adjusted)}")
 
 
-def _deal_error_words(f: Finding, reading) -> str:
+def _deal_error_words(a: BoardAudit, f: Finding, reading) -> str:
     """A player failing twice to follow a suit while keeping a card of it: a likely deal error,
-    naming the card the deal probably misplaces."""
+    naming the card the deal probably misplaces - or one recording slip, the kept card at the
+    first of those tricks, with the ruling read that way."""
     kept, suit = holding_str(reading.kept), _SUIT_WORDS[f.suit_led]
     on = ", ".join(str(t) for t in reading.tricks[:-1]) + f" and {reading.tricks[-1]}"
+    if reading.slip is not None:
+        return _one_slip_words(a, f, reading, suit, on)
     head = (f"likely a deal error, not {len(reading.tricks)} revokes: he failed to follow a "
             f"{suit} lead on tricks {on} while keeping {kept}")
     if reading.unplayed:
         return (f"{head}, which the record never shows him playing: the deal probably "
                 f"misplaces his {kept} - {CONFIRM}")
     return f"{head} each time: a card of his in the deal is probably misplaced - {CONFIRM}"
+
+
+def _one_slip_words(a: BoardAudit, f: Finding, reading, suit: str, on: str) -> str:
+    """One slip explains every revoke of the group: say it, the ruling that way, and what the
+    Director must confirm before signing (the 64C adjustment rests on it, where there is one)."""
+    slip, first = card_str(reading.slip), reading.tricks[0]
+    who = "dummy" if _is_dummy(a, f) else "he"
+    same = " (the trick's winner and the next lead are unchanged)" if reading.slip_same_winner \
+        else ""
+    head = (f"{who} failed to follow a {suit} lead on tricks {on} while keeping {slip}: "
+            f"likely one recording slip, {slip} at trick {first}{same}, or a misplaced {slip} "
+            "in the deal, not {n} revokes".format(n=len(reading.tricks)))
+    rec, tricks = a.record, reading.tricks_adjusted
+    if reading.slip_revokes or tricks is None:
+        that_way = f"read that way, {seat_name(f.seat)} has no revoke"
+    else:
+        res = result_string(rec.contract, tricks)
+        by = f" by {seat_name(rec.declarer)}" if rec.declarer is not None else ""
+        ns = score_ns(rec.contract, rec.declarer, rec.vul, tricks)
+        score = f", N-S {ns:+d}" if ns is not None else ""
+        that_way = f"read that way, there is no revoke and no 64C: {res}{by}{score} stands"
+    what = ("before signing the 64C adjustment, which rests on it" if
+            a.ruling_64c == ADJUSTED_64C else "before signing")
+    return f"{head}; {that_way}; confirm trick {first} with the record's source {what}"
+
+
+def _is_dummy(a: BoardAudit, f: Finding) -> bool:
+    d = a.replay.declarer
+    return d is not None and f.seat == (d + 2) % 4
 
 
 def confirm_cells(a: BoardAudit) -> str | None:
@@ -282,6 +314,10 @@ def confirm_cells(a: BoardAudit) -> str | None:
             what = "declarer: last line"
         if reading.kept:
             what = f"kept {holding_str(reading.kept)}: deal error?"
+        if reading.slip is not None:
+            rests = " - the 64C adjustment rests on it" if a.ruling_64c == ADJUSTED_64C else ""
+            what = (f"{card_str(reading.slip)} at trick {reading.tricks[0]}? one slip: no "
+                    f"revoke{rests}")  # no comma: the boards.csv cells after the field's are plain
         out.append(f"trick {trick} {seat_name(seat)} {card_str(card)} ({what})")
     return "; ".join(out) or None
 

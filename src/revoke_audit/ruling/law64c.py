@@ -40,9 +40,18 @@ def decide_64c(rp: Replay, board: BoardEquity | None, played: int | None,
     revoked: the par as though neither had
     (64C2(b)).  64C only adds to the rectification (Law 12B2: never less than the automatic
     result)."""
-    if board is None or adjusted is None:
-        return Decision(NOT_ASSESSED, None, "64C: not assessed (the position at the revoke "
-                        "is not known from the record)")
+    if adjusted is None:  # the position is known; the result to weigh the damage against not
+        done = len(rp.complete_tricks)
+        return Decision(NOT_ASSESSED, None, "64C: not assessed (the result is not known from "
+                        f"the record: it stops after trick {done} with no claim, and no Result "
+                        "the cards allow, so the damage cannot be weighed against it)")
+    if board is None:
+        first = min((f.trick for f in rp.revokes), default=0)
+        if rp.stopped_at is not None or any(t.unknown for t in rp.tricks[:first]):
+            return Decision(NOT_ASSESSED, None, "64C: not assessed (the position at the revoke "
+                            "is not known from the record)")
+        return Decision(NOT_ASSESSED, None, "64C: not assessed (no double-dummy figure for the "
+                        "revoke position)")
     if board.both_sides:
         if board.tricks == adjusted:
             return Decision(NO_DAMAGE, adjusted, "both sides revoked (64C2(b)): as though "
