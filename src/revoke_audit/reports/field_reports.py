@@ -4,6 +4,9 @@ lines when the run commits; any other report of boards (stdout, a device, Parque
 document) is held on disk until the figures are known, then written with them."""
 from __future__ import annotations
 
+import csv
+import io
+
 import pickle
 import tempfile
 from contextlib import contextmanager
@@ -122,9 +125,24 @@ _EMPTY = "," * len(FIELD_COLUMNS) + "\n"  # the end of a boards.csv line without
 
 
 def _patched_text(line: str, text: str) -> str:
-    """A boards.csv line with its field cells empty (followed by the plain ``AFTER_FIELD``
-    cells), with ``text`` (the cells as CSV) instead."""
-    head, *after = line[:-1].rsplit(",", len(AFTER_FIELD)) if AFTER_FIELD else (line[:-1],)
+    """A boards.csv line with its field cells empty (followed by the ``AFTER_FIELD`` cells),
+    with ``text`` (the cells as CSV) instead."""
+    tail = _after_text(line)
+    head = line[:len(line) - len(tail)]
     if not line.endswith("\n") or not (head + "\n").endswith(_EMPTY):
         raise ValueError("a boards.csv line without its empty field cells")
-    return head[:-len(_EMPTY) + 1] + "," + text + "".join("," + c for c in after) + "\n"
+    return head[:-len(_EMPTY) + 1] + "," + text + tail
+
+
+def _after_text(line: str) -> str:
+    """The end of ``line`` that holds the ``AFTER_FIELD`` cells, each with the comma before
+    it, as the report's writer wrote them; a cell of free text (``confirm_card``) is quoted
+    when it holds a comma or a quote, so such a line is read as CSV, not cut at commas."""
+    if not AFTER_FIELD:
+        return "\n"
+    if '"' not in line:
+        return "".join("," + c for c in line[:-1].rsplit(",", len(AFTER_FIELD))[1:]) + "\n"
+    cells = next(csv.reader([line]))[-len(AFTER_FIELD):]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow([""] + cells)  # the comma before the first
+    return out.getvalue()
