@@ -233,7 +233,7 @@ def test_after_the_round_a_stopping_record_gives_the_would_be_transfer_as_inform
 
 def test_a_card_of_the_rank_held_in_the_suit_led_may_be_a_recording_slip():
     """Dummy plays C3 on trick 1's heart lead holding H4 H3 H2: H3 is of the same rank, so the
-    message asks the Director to confirm with the table."""
+    message asks the Director to confirm the card with the record's source."""
     slip = ruled(DUMMY_REVOKES_1).findings[0].message
     assert "he held H3, of the same rank: possibly a recording slip" in slip
     other = ruled(WEST_REVOKES_4).findings[0].message  # H7 on spades holding S5 S4 S3

@@ -108,7 +108,7 @@ def test_text_output_ends_each_irregular_board_with_the_directors_line(cli, tmp_
         "3NT+1 430 -> 3NT+2 460 (64A: tricks transferred)",
         "revoke.lin:1: board 7: RV001 [64A1] trick 2: West (defender) played H6 on a spade lead "
         "holding S7 S6: West won the revoke trick: 1 trick transferred to North-South (64A1); he "
-        "held S6, of the same rank: possibly a recording slip, to confirm with the table",
+        "held S6, of the same rank: possibly a recording slip: confirm the card with the record's source before signing",
         "revoke.lin:1: board 7 (N-S Ann North-Cy South, E-W Bob East-Di West): 4H+2 480 -> 4H+3 510"
         " (64A: tricks transferred; confirm the card with the record's source before signing: "
         "trick 2 West H6 (S6?))",

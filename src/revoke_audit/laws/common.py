@@ -213,14 +213,15 @@ def revoke_finding(rp: Replay, fact: RevokeFact, code: str, law: str, establishe
 
 def _slip(fact: RevokeFact) -> str:
     """A card of the rank he held in the suit led (CQ played, SQ held) may be a slip of the
-    recorder's pen rather than of the player's hand: the Director confirms with the table."""
+    recorder's pen rather than of the player's hand: the Director confirms the card with the
+    record's source (the words of the ruling paragraph, ``ruling.director.CONFIRM``)."""
     if fact.duty or not fact.held:
         return ""
     twin = fact.suit_led * 13 + fact.card % 13
     if not fact.held >> twin & 1:
         return ""
-    return (f"; he held {card_str(twin)}, of the same rank: possibly a recording slip, to confirm "
-            "with the table")
+    return (f"; he held {card_str(twin)}, of the same rank: possibly a recording slip: confirm the "
+            "card with the record's source before signing")
 
 
 def defect_finding(rp: Replay, fact: DefectFact, code: str, law: str, transferred: int,
