@@ -143,27 +143,35 @@ def test_a_utf16_or_32_file_keeps_its_byte_order(tmp_path, bom, codec):
     assert text != FIXABLE.decode() and len(text) == len(FIXABLE.decode())
 
 
-def test_a_proof_reads_a_window_not_the_whole_file(tmp_path, monkeypatch):
-    """Every 10th board of 300 has its hands rotated (bench's boards): each proof reads its
-    ``WINDOW`` boards either side, not the file, so the boards read grow linearly with the
-    file (the whole file is read twice: once planned, once proved all at once)."""
+def _rotated_every_tenth(fmt: str, boards: int) -> list[str]:
+    """bench's random boards 1..``boards`` as PBN or LIN texts, every 10th with its hands
+    moved a seat (a rotated deal, which ``fix`` mends by moving each hand back)."""
+    import dataclasses
+    import random
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-    import dataclasses
-    import random
-
     from bench import random_record
+    from revoke_audit.formats.lin.write import format_lin
     from revoke_audit.formats.pbn.write import format_pbn
 
+    write = format_pbn if fmt == "pbn" else format_lin
     rnd = random.Random(1)
     texts = []
-    for i in range(1, 301):
+    for i in range(1, boards + 1):
         r = random_record(rnd, i)
         if i % 10 == 0:
             h = r.hands
             r = dataclasses.replace(r, hands=(h[3], h[0], h[1], h[2]))
-        texts.append(format_pbn(r))
+        texts.append(write(r))
+    return texts
+
+
+def test_a_proof_reads_a_window_not_the_whole_file(tmp_path, monkeypatch):
+    """Every 10th board of 300 has its hands rotated (bench's boards): each proof reads its
+    ``WINDOW`` boards either side, not the file, so the boards read grow linearly with the
+    file (the whole file is read twice: once planned, once proved all at once)."""
+    texts = _rotated_every_tenth("pbn", 300)
     path = tmp_path / "rot.pbn"
     path.write_text("% PBN 2.1\n% EXPORT\n\n" + "\n".join(texts) + "\n")
     read = []
@@ -197,23 +205,7 @@ def test_a_lin_file_on_one_line_is_mended_board_by_board_in_windows(tmp_path, mo
     it), so each proof reads its window, not the line, and the boards' changes of the one line
     are made together - before, the line's edits replaced each other and every repair was
     left "not holding with the others"."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-    import dataclasses
-    import random
-
-    from bench import random_record
-    from revoke_audit.formats.lin.write import format_lin
-
-    rnd = random.Random(1)
-    texts = []
-    for i in range(1, 121):
-        r = random_record(rnd, i)
-        if i % 10 == 0:
-            h = r.hands
-            r = dataclasses.replace(r, hands=(h[3], h[0], h[1], h[2]))
-        texts.append(format_lin(r).strip())
+    texts = [t.strip() for t in _rotated_every_tenth("lin", 120)]
     path = tmp_path / "one.lin"
     path.write_text("".join(texts) + "\n")
     read = []
