@@ -167,13 +167,8 @@ def _rotated_every_tenth(fmt: str, boards: int) -> list[str]:
     return texts
 
 
-def test_a_proof_reads_a_window_not_the_whole_file(tmp_path, monkeypatch):
-    """Every 10th board of 300 has its hands rotated (bench's boards): each proof reads its
-    ``WINDOW`` boards either side, not the file, so the boards read grow linearly with the
-    file (the whole file is read twice: once planned, once proved all at once)."""
-    texts = _rotated_every_tenth("pbn", 300)
-    path = tmp_path / "rot.pbn"
-    path.write_text("% PBN 2.1\n% EXPORT\n\n" + "\n".join(texts) + "\n")
+def _count_boards_read(monkeypatch) -> list:
+    """A list that gets one item per board ``fix``'s planning reads (``repair.read_stream``)."""
     read = []
     real = repair.read_stream
 
@@ -183,6 +178,17 @@ def test_a_proof_reads_a_window_not_the_whole_file(tmp_path, monkeypatch):
             yield r
 
     monkeypatch.setattr(repair, "read_stream", counted)
+    return read
+
+
+def test_a_proof_reads_a_window_not_the_whole_file(tmp_path, monkeypatch):
+    """Every 10th board of 300 has its hands rotated (bench's boards): each proof reads its
+    ``WINDOW`` boards either side, not the file, so the boards read grow linearly with the
+    file (the whole file is read twice: once planned, once proved all at once)."""
+    texts = _rotated_every_tenth("pbn", 300)
+    path = tmp_path / "rot.pbn"
+    path.write_text("% PBN 2.1\n% EXPORT\n\n" + "\n".join(texts) + "\n")
+    read = _count_boards_read(monkeypatch)
     (plan,) = plan_paths([path])
     assert plan.mended is not None
     with monkeypatch.context() as whole:  # a window as large as the file: the same repairs
@@ -208,15 +214,7 @@ def test_a_lin_file_on_one_line_is_mended_board_by_board_in_windows(tmp_path, mo
     texts = [t.strip() for t in _rotated_every_tenth("lin", 120)]
     path = tmp_path / "one.lin"
     path.write_text("".join(texts) + "\n")
-    read = []
-    real = repair.read_stream
-
-    def counted(*args, **kwargs):
-        for r in real(*args, **kwargs):
-            read.append(1)
-            yield r
-
-    monkeypatch.setattr(repair, "read_stream", counted)
+    read = _count_boards_read(monkeypatch)
     (plan,) = plan_paths([path])
     mended = [r for r in plan.repairs if r.mended]
     assert len(plan.repairs) == 12 and len(mended) >= 10
