@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from ..core.cards import SUIT_MASKS, Hand, Seat, count, winning_index
-from .model import COMPLETE, Replay, Trick
+from .model import CLAIMED, COMPLETE, Replay, Trick
 
 #: Most tricks left for which every continuation is tried (3: at most a few hundred lines).
 EXACT_CARDS = 9
@@ -410,3 +410,15 @@ def completed(rp: Replay, line: list[tuple[Seat, tuple[int, ...]]]) -> Replay:
         for s, c, _ in t.plays:
             hands[s] &= ~(1 << c)
     return replace(rp, tricks=tricks, hands_at=hands_at, play_status=COMPLETE, claim=None)
+
+
+def played_out(rp: Replay, span: tuple[int, int] | None) -> list[Replay]:
+    """The record played to the end every legal way its cards allow (few tricks left); with
+    more left, the record as claimed for each total the cards allow (the claimed tricks
+    coming after the played ones, as for any claim)."""
+    at = position(rp)
+    if at is not None:
+        return [completed(rp, line) for line in continuations(*at, rp.trump)]
+    if span is None or rp.tricks and rp.tricks[-1].winner is None:
+        return []
+    return [replace(rp, claim=k, play_status=CLAIMED) for k in range(span[0], span[1] + 1)]

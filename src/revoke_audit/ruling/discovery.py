@@ -30,9 +30,8 @@ import re
 from dataclasses import replace
 from typing import NamedTuple
 
-from ..replay.by_cards import (RangeUnknown, completed, continuations, exact_range, position,
-                              settled_tricks)
-from ..replay.model import CLAIMED, COMPLETE
+from ..replay.by_cards import RangeUnknown, exact_range, played_out, settled_tricks
+from ..replay.model import COMPLETE
 
 
 def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
@@ -102,7 +101,7 @@ def _table_ruling(rp: Replay, edition: Edition, stated: int,
     dated = get_edition(edition_for(rp.record, "auto")[0])
     if dated.name != edition.name:
         editions.append(dated)
-    plays = [rp] if rp.play_status == COMPLETE else _played_out(rp, span)
+    plays = [rp] if rp.play_status == COMPLETE else played_out(rp, span)
     for code in editions:
         for full in plays:
             ruling = code.rule(full, TABLE)
@@ -121,18 +120,6 @@ class _Held(NamedTuple):
     title: str
     plays: list
     code: Edition
-
-
-def _played_out(rp: Replay, span: tuple[int, int] | None) -> list[Replay]:
-    """The record played to the end every legal way its cards allow (few tricks left); with
-    more left, the record as claimed for each total the cards allow (the claimed tricks
-    coming after the played ones, as for any claim)."""
-    at = position(rp)
-    if at is not None:
-        return [completed(rp, line) for line in continuations(*at, rp.trump)]
-    if span is None or rp.tricks and rp.tricks[-1].winner is None:
-        return []
-    return [replace(rp, claim=k, play_status=CLAIMED) for k in range(span[0], span[1] + 1)]
 
 
 def _held(rp: Replay, held: _Held, stated: int, by_cards: int | None,
