@@ -233,3 +233,47 @@ def test_a_claim_the_cards_settle_is_worked_out():
     rp = replay(board(D1, "4H", "S", BASE1[:11], claim=13))
     assert by_cards.settled_tricks(rp) == 13
     assert _audit(D1, BASE1[:11], 13).ruling.tricks_by_cards == 13
+
+
+# --- what the cards allow at the record's end, asked once (``at_end``) -----------------------
+
+def test_at_end_gives_a_revoke_boards_range_and_plays_it_out_only_when_asked(monkeypatch):
+    """TABLE_RULED (above): West's revoke at trick 4, 6 tricks left, declarer 5 to 8 (high 8
+    worked out by hand above).  No single total: nothing settled.  The ways to play it out
+    (more than 3 tricks left: the record as claimed for each total, 5..8 -> at most 4) are
+    not built until asked."""
+    rp = replay(board(TABLE_RULED_DEAL, "4H", "S", TABLE_RULED, result=9))
+    calls = []
+    real = by_cards.played_out
+    monkeypatch.setattr(by_cards, "played_out", lambda *a: calls.append(a) or real(*a))
+    cards = by_cards.at_end(rp)
+    assert cards.span == exact_range(rp) and cards.span[1] == 8
+    assert cards.settled is None and cards.unknown is None and calls == []
+    claims = [w.claim for w in cards.ways]
+    assert claims == list(range(cards.span[0], 9)) and len(calls) == 1
+    assert cards.ways is cards.ways and len(calls) == 1  # worked out once
+
+
+def test_at_end_of_a_search_out_of_budget_keeps_no_range(monkeypatch):
+    monkeypatch.setattr(by_cards, "NODE_BUDGET", 3)
+    rp = replay(board(TABLE_RULED_DEAL, "4H", "S", TABLE_RULED, result=9))
+    by_cards.searched_range.cache_clear()
+    cards = by_cards.at_end(rp)
+    assert cards.span is None and cards.unknown.tricks_left == 6 and cards.ways == []
+
+
+def test_at_end_of_a_clean_board_never_searches(monkeypatch):
+    """COVER_PLAY: no revoke, two plain lines give 12 and 13 (above): not settled, and the
+    search is never called; D1's BASE1[:11] claim of 13 is settled (worked out above)."""
+    from deals import BASE1, D1
+
+    def no_search(*args):
+        raise AssertionError("searched a clean board")
+
+    monkeypatch.setattr(by_cards, "_range", no_search)
+    monkeypatch.setattr(by_cards, "searched_range", no_search)
+    cards = by_cards.at_end(replay(board(COVER_DEAL, "6NT", "S", COVER_PLAY, claim=12)))
+    assert cards.span is None and cards.settled is None
+    monkeypatch.undo()
+    cards = by_cards.at_end(replay(board(D1, "4H", "S", BASE1[:11], claim=13)))
+    assert cards.span == (13, 13) and cards.settled == 13

@@ -19,7 +19,7 @@ whatever they play)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Iterator
 
 from ..core.cards import SUIT_MASKS, Hand, Seat, count, winning_index
@@ -77,6 +77,46 @@ def settled_tricks(rp: Replay) -> int | None:
             return None
     span = cards_range(rp)
     return span[0] if span is not None and span[0] == span[1] else None
+
+
+class AtEnd:
+    """What the recorded cards allow at the record's end, asked once per ruling
+    (``discovery.decide``): ``span``, the fewest and the most tricks for declarer - on a board
+    without a revoke or a defective trick only when they settle one number
+    (``settled_tricks``: no search), on one with either the exact range whatever the number
+    of tricks left (``exact_range``) - or None; ``unknown``, the ``RangeUnknown`` of a search
+    that ran out of its budget; ``ways``, the record played to the end, worked out only when
+    asked (a stated result the cards do not give)."""
+
+    def __init__(self, rp: Replay, span: tuple[int, int] | None,
+                 unknown: RangeUnknown | None = None):
+        self.rp, self.span, self.unknown = rp, span, unknown
+
+    @property
+    def settled(self) -> int | None:
+        """Declarer's tricks when the cards settle one number."""
+        span = self.span
+        return span[0] if span is not None and span[0] == span[1] else None
+
+    @cached_property
+    def ways(self) -> list[Replay]:
+        """The record played to the end every legal way its cards allow (few tricks left:
+        ``continuations``, each ``completed``); with more left, the record as claimed for each
+        total the cards allow (the claimed tricks coming after the played ones, as for any
+        claim); none when the range is not known or the record stops inside a trick."""
+        return played_out(self.rp, self.span)
+
+
+def at_end(rp: Replay) -> AtEnd:
+    """What the cards allow at the end of ``rp``'s record (``AtEnd``): the search is paid for
+    only on a board with a revoke or a defective trick, where a ruling may hang on it."""
+    if not (rp.revokes or rp.defects):
+        settled = settled_tricks(rp)
+        return AtEnd(rp, None if settled is None else (settled, settled))
+    try:
+        return AtEnd(rp, exact_range(rp))
+    except RangeUnknown as out:
+        return AtEnd(rp, None, out)
 
 
 def exact_range(rp: Replay, budget: int | None = None) -> tuple[int, int] | None:

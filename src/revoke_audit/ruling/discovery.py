@@ -30,24 +30,24 @@ import re
 from dataclasses import replace
 from typing import NamedTuple
 
-from ..replay.by_cards import RangeUnknown, exact_range, played_out, settled_tricks
+from ..replay.by_cards import AtEnd, RangeUnknown, at_end
 from ..replay.model import COMPLETE
 
 
 def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     """The ruling that applies to ``rp`` when its revokes were ``discovered`` as the run (or
     the director's log) says, with ``tricks_played``, ``tricks_by_cards``,
-    ``tricks_automatic`` and ``basis`` set."""
+    ``tricks_automatic`` and ``basis`` set.  What the recorded cards allow is asked once
+    (``by_cards.at_end``), then the edition."""
+    cards = at_end(rp)
     if not (rp.revokes or rp.defects):  # nothing to rule: one pass of the edition
-        by_cards = settled_tricks(rp)
         ruling = edition.rule(rp, TABLE)
-        return _finish(ruling, ruling, rp.tricks_played, by_cards)
-    span, unknown = _exact_span(rp)
-    by_cards = span[0] if span is not None and span[0] == span[1] else None
+        return _finish(ruling, ruling, rp.tricks_played, cards.settled)
+    span, by_cards = cards.span, cards.settled
     stated = _stated(rp)
     impossible = None
     if span is not None and stated is not None and not span[0] <= stated <= span[1]:
-        held = _table_ruling(rp, edition, stated, span)
+        held = _table_ruling(rp, edition, stated, cards)
         if held is not None:
             return _held(rp, held, stated, by_cards, span)
         if rp.play_status != COMPLETE:  # a complete play's Result is checked by RC023
@@ -56,23 +56,19 @@ def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     ruling = table if discovered == TABLE else edition.rule(rp, AFTER_ROUND)
     if impossible is not None and not any(f.code == "RC022" for f in rp.findings):
         ruling.findings.append(impossible)
-    if unknown is not None:
-        ruling.findings.append(unknown)
+    if cards.unknown is not None:
+        ruling.findings.append(_not_worked_out(rp, cards.unknown))
     return _finish(ruling, table, rp.tricks_played, by_cards)
 
 
-def _exact_span(rp: Replay) -> tuple[tuple[int, int] | None, Finding | None]:
-    """The cards' range on a board with a revoke or a defective trick, whatever the number of
-    tricks left (``by_cards.exact_range``); when the search runs out of its budget, no range
-    and the LW003 note saying so (the stated result is then taken as it stands)."""
-    try:
-        return exact_range(rp), None
-    except RangeUnknown as out:
-        rec = rp.record
-        return None, Finding("LW003", f"what the recorded cards allow over the {out.tricks_left} "
-                             f"tricks left was not worked out (more than {out.budget} positions "
-                             "to try): the stated result is not checked against them",
-                             rec.result_line or rec.claim_line or rec.line)
+def _not_worked_out(rp: Replay, out: RangeUnknown) -> Finding:
+    """The LW003 note of a board whose range the search did not work out within its budget
+    (``by_cards.exact_range``): the stated result is then taken as it stands."""
+    rec = rp.record
+    return Finding("LW003", f"what the recorded cards allow over the {out.tricks_left} "
+                   f"tricks left was not worked out (more than {out.budget} positions "
+                   "to try): the stated result is not checked against them",
+                   rec.result_line or rec.claim_line or rec.line)
 
 
 def _stated(rp: Replay) -> int | None:
@@ -91,8 +87,7 @@ def _finish(ruling: Ruling, table: Ruling, played: int | None, by_cards: int | N
     return ruling
 
 
-def _table_ruling(rp: Replay, edition: Edition, stated: int,
-                  span: tuple[int, int] | None = None) -> _Held | None:
+def _table_ruling(rp: Replay, edition: Edition, stated: int, cards: AtEnd) -> _Held | None:
     """The automatic ruling that gives exactly ``stated`` - under the edition applied first,
     then the code in force at the record's date - for the play as recorded or, when it stops
     early, some legal way of playing the cards left (with every way tried, to say what the
@@ -101,7 +96,7 @@ def _table_ruling(rp: Replay, edition: Edition, stated: int,
     dated = get_edition(edition_for(rp.record, "auto")[0])
     if dated.name != edition.name:
         editions.append(dated)
-    plays = [rp] if rp.play_status == COMPLETE else played_out(rp, span)
+    plays = [rp] if rp.play_status == COMPLETE else cards.ways
     for code in editions:
         for full in plays:
             ruling = code.rule(full, TABLE)
