@@ -6,12 +6,12 @@ The library's entries for one board (``audit_board``) and for a stream of record
 (``audit_records``); ``audit_paths`` in ``__init__`` adds reading and DataFrames."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..replay.checks import mark_answers, stated_result
 from ..core.codes import board_status, level, play_checked
-from .discovery import decide
+from .discovery import decide, mark_log_rows
 from ..laws.duties import apply_table_facts
 from ..core.findings import Finding
 from ..laws import AFTER_ROUND, Ruling, Scoring, get_edition
@@ -87,7 +87,7 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     findings = findings + _apply_log(rp, edition, board_facts)
     discovered = board_facts and board_facts.discovered or options.discovered
     ruling = decide(rp, edition, discovered)
-    _mark_log_rows(ruling.findings, board_facts)
+    mark_log_rows(ruling.findings, board_facts)
     ruled = rp.findings + ruling.findings
     if note and any(level(f.code) == "irregular" for f in ruled):
         findings.append(Finding("LW001", note, record.line))  # the ruling hangs on the edition
@@ -134,17 +134,6 @@ def _apply_log(rp: Replay, code, board_facts: BoardFacts | None) -> list[Finding
     if board_facts is None:
         return []
     return board_facts.findings + apply_table_facts(rp, board_facts, code.table_style)
-
-
-def _mark_log_rows(findings: list[Finding], board_facts: BoardFacts | None) -> None:
-    """A revoke ruled under the log's ``discovered`` row names that row (``log_line``) unless
-    it already names the duty it broke."""
-    line = board_facts.discovered_line if board_facts is not None else None
-    if line is None:
-        return
-    for i, f in enumerate(findings):
-        if f.code.startswith("RV") and f.log_line is None:
-            findings[i] = replace(f, log_line=line)
 
 
 def audit_records(records: Iterable[BoardRecord], options: AuditOptions = DEFAULT

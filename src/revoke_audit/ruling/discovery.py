@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 from ..replay.by_cards import AtEnd, RangeUnknown, at_end
 from ..replay.model import COMPLETE
+from ..laws.table_facts import BoardFacts
 
 
 def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
@@ -59,6 +60,17 @@ def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     if cards.unknown is not None:
         ruling.findings.append(_not_worked_out(rp, cards.unknown))
     return _finish(ruling, table, rp.tricks_played, by_cards)
+
+
+def mark_log_rows(findings: list[Finding], board_facts: BoardFacts | None) -> None:
+    """A revoke ruled under the log's ``discovered`` row names that row (``log_line``) unless
+    it already names the duty it broke."""
+    line = board_facts.discovered_line if board_facts is not None else None
+    if line is None:
+        return
+    for i, f in enumerate(findings):
+        if f.code.startswith("RV") and f.log_line is None:
+            findings[i] = replace(f, log_line=line)
 
 
 def _not_worked_out(rp: Replay, out: RangeUnknown) -> Finding:
