@@ -11,7 +11,7 @@ from typing import Iterable, Iterator
 
 from ..replay.checks import mark_answers, stated_result
 from ..core.codes import board_status, level, play_checked
-from .discovery import decide, mark_log_rows
+from .discovery import decide
 from ..laws.duties import apply_table_facts
 from ..core.findings import Finding
 from ..laws import AFTER_ROUND, Ruling, Scoring, get_edition
@@ -84,10 +84,12 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
           findings: list[Finding]) -> BoardAudit:
     rp = replay(record, neighbours)
     edition = get_edition(laws)
-    findings = findings + _apply_log(rp, edition, board_facts)
+    log = ([] if board_facts is None else  # the director's log: its RC040s, its rows' duties
+           board_facts.findings + apply_table_facts(rp, board_facts, edition.table_style))
+    findings = findings + log
     discovered = board_facts and board_facts.discovered or options.discovered
-    ruling = decide(rp, edition, discovered)
-    mark_log_rows(ruling.findings, board_facts)
+    log_line = board_facts.discovered_line if board_facts is not None else None
+    ruling = decide(rp, edition, discovered, log_line)
     ruled = rp.findings + ruling.findings
     if note and any(level(f.code) == "irregular" for f in ruled):
         findings.append(Finding("LW001", note, record.line))  # the ruling hangs on the edition
@@ -126,14 +128,6 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
             elif audit.ruling_64c == NOT_ASSESSED:  # a log's duty: no card of the suit led
                 audit.words_64c = "64C: not assessed (no double-dummy figure for this revoke)"
     return audit
-
-
-def _apply_log(rp: Replay, code, board_facts: BoardFacts | None) -> list[Finding]:
-    """The director's log's duties checked against the replay (``duties``), as the edition
-    reads them; the log's own RC040 findings for this board."""
-    if board_facts is None:
-        return []
-    return board_facts.findings + apply_table_facts(rp, board_facts, code.table_style)
 
 
 def audit_records(records: Iterable[BoardRecord], options: AuditOptions = DEFAULT

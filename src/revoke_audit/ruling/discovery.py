@@ -32,15 +32,22 @@ from typing import NamedTuple
 
 from ..replay.by_cards import AtEnd, RangeUnknown, at_end
 from ..replay.model import COMPLETE
-from ..laws.table_facts import BoardFacts
 
 
-def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
+def decide(rp: Replay, edition: Edition, discovered: str, log_line: int | None = None
+           ) -> Ruling:
     """The ruling that applies to ``rp`` when its revokes were ``discovered`` as the run (or
-    the director's log) says, with ``tricks_played``, ``tricks_by_cards``,
-    ``tricks_automatic`` and ``basis`` set.  What the recorded cards allow is asked once
-    (``by_cards.at_end``), then the edition."""
+    the director's log, its row at ``log_line``) says, with ``tricks_played``,
+    ``tricks_by_cards``, ``tricks_automatic`` and ``basis`` set.  What the recorded cards
+    allow is asked once (``by_cards.at_end``), then the edition."""
     cards = at_end(rp)
+    ruling = _rule(rp, edition, discovered, cards)
+    if log_line is not None:
+        _name_log_row(ruling.findings, log_line)
+    return ruling
+
+
+def _rule(rp: Replay, edition: Edition, discovered: str, cards: AtEnd) -> Ruling:
     if not (rp.revokes or rp.defects):  # nothing to rule: one pass of the edition
         ruling = edition.rule(rp, TABLE)
         return _finish(ruling, ruling, rp.tricks_played, cards.settled)
@@ -62,12 +69,9 @@ def decide(rp: Replay, edition: Edition, discovered: str) -> Ruling:
     return _finish(ruling, table, rp.tricks_played, by_cards)
 
 
-def mark_log_rows(findings: list[Finding], board_facts: BoardFacts | None) -> None:
-    """A revoke ruled under the log's ``discovered`` row names that row (``log_line``) unless
-    it already names the duty it broke."""
-    line = board_facts.discovered_line if board_facts is not None else None
-    if line is None:
-        return
+def _name_log_row(findings: list[Finding], line: int) -> None:
+    """A revoke ruled under the log's ``discovered`` row (at ``line``) names that row
+    (``log_line``) unless it already names the duty it broke."""
     for i, f in enumerate(findings):
         if f.code.startswith("RV") and f.log_line is None:
             findings[i] = replace(f, log_line=line)
