@@ -44,7 +44,7 @@ def replay(record: BoardRecord, neighbours: NeighbourDeals | None = None) -> Rep
         replay_grouped(r, plays)
     else:
         replay_sequence(r, plays)
-    _finish(r, plays)
+    _finish(r)
     judge(r, neighbours)
     screen(r)
     return r
@@ -105,7 +105,7 @@ def _trim_unknown_tail(plays: tuple[Play, ...]) -> list[Play]:
 
 # --- after the last card -------------------------------------------------------------------
 
-def _finish(r: Replay, plays: list[Play]) -> None:
+def _finish(r: Replay) -> None:
     """Play status, claim, trick-13 and card-count checks, defect facts at rectification."""
     rec = r.record
     done = r.complete_tricks
