@@ -11,27 +11,23 @@ record's stated result already holds it.
   record shows a revoke, never that the table knew.  What the rectification would have given
   is kept either way (``Ruling.tricks_automatic``).
 - **Never twice**: a stated result the recorded cards cannot give (``replay.by_cards``) but that
-  the automatic rectification of this board gives - under the edition applied, or the code in
-  force at the record's date - is the table's ruling: it stands, and nothing more moves
-  (``LW002``).  A stated result the cards cannot give and no ruling explains is flagged
-  (``RC022``) but kept: a claim or concession the players agreed to stands (Laws 69, 71), so
-  the ruling starts from it as before.
+  the automatic rectification of this board gives is the table's ruling: it stands, and
+  nothing more moves (``table_ruling``, LW002).  A stated result the cards cannot give and no
+  ruling explains is flagged (``RC022``) but kept: a claim or concession the players agreed
+  to stands (Laws 69, 71), so the ruling starts from it as before.
 """
 from __future__ import annotations
 
-from ..core.cards import card_str
-from ..core.findings import Finding, tricks
-from ..laws import AFTER_ROUND, TABLE, Edition, Ruling, get_edition
-from ..laws.common import TABLE_RULING, ruling_basis
-from ..laws.dates import edition_for
+from ..core.findings import Finding
+from ..laws import AFTER_ROUND, TABLE, Edition, Ruling
+from ..laws.common import ruling_basis
 from ..core.record import BoardRecord
 from ..replay import Replay
-import re
 from dataclasses import replace
-from typing import NamedTuple
 
 from ..replay.by_cards import AtEnd, RangeUnknown, at_end
 from ..replay.model import COMPLETE
+from .table_ruling import as_held, table_ruling
 
 
 def decide(rp: Replay, edition: Edition, discovered: str, log_line: int | None = None
@@ -55,9 +51,9 @@ def _rule(rp: Replay, edition: Edition, discovered: str, cards: AtEnd) -> Ruling
     stated = _stated(rp)
     impossible = None
     if span is not None and stated is not None and not span[0] <= stated <= span[1]:
-        held = _table_ruling(rp, edition, stated, cards)
+        held = table_ruling(rp, edition, stated, cards)
         if held is not None:
-            return _held(rp, held, stated, by_cards, span)
+            return as_held(rp, held, stated, by_cards, span)
         if rp.play_status != COMPLETE:  # a complete play's Result is checked by RC023
             impossible = _impossible(rp, span, stated)
     table = edition.rule(rp, TABLE)
@@ -101,140 +97,6 @@ def _finish(ruling: Ruling, table: Ruling, played: int | None, by_cards: int | N
     ruling.tricks_automatic = table.tricks_adjusted
     ruling.basis = ruling_basis(table.findings, ruling.findings)
     return ruling
-
-
-def _table_ruling(rp: Replay, edition: Edition, stated: int, cards: AtEnd) -> _Held | None:
-    """The automatic ruling that gives exactly ``stated`` - under the edition applied first,
-    then the code in force at the record's date - for the play as recorded or, when it stops
-    early, some legal way of playing the cards left (with every way tried, to say what the
-    cards force and what they only allow); None when none does."""
-    editions = [edition]
-    dated = get_edition(edition_for(rp.record, "auto")[0])
-    if dated.name != edition.name:
-        editions.append(dated)
-    plays = [rp] if rp.play_status == COMPLETE else cards.ways
-    for code in editions:
-        for full in plays:
-            ruling = code.rule(full, TABLE)
-            if any(f.transferred for f in ruling.findings) and ruling.tricks_adjusted == stated:
-                return _Held(ruling, full.tricks_played, code.title, plays, code)
-    return None
-
-
-class _Held(NamedTuple):
-    """The table's ruling found in the stated result: the ruling, the cards' tricks it starts
-    from, the code's title, the plays tried (the record, or the ways its cards allow) and the
-    code."""
-
-    ruling: Ruling
-    from_cards: int
-    title: str
-    plays: list
-    code: Edition
-
-
-def _held(rp: Replay, held: _Held, stated: int, by_cards: int | None,
-          span: tuple[int, int] | None) -> Ruling:
-    """The stated result holds the table's ruling: it is the adjusted result; the findings say
-    what the table gave - a trick the record does not have said as what the cards force, or
-    allow, never as played - and the LW002 note which rule it matches, from what the cards
-    allow (a range is never stated as the one total the tool picked)."""
-    ruling, from_cards = held.ruling, held.from_cards
-    ruling.tricks_adjusted = stated
-    ruling.findings = [_unrecorded_words(rp, f, held.plays) for f in ruling.findings]
-    laws = ", ".join(dict.fromkeys(f.law for f in ruling.findings if f.transferred))
-    moved = tricks(abs(stated - from_cards))
-    only = "only " if span is None or span[0] == span[1] or _only_total(held, stated) else ""
-    ruling.findings.append(Finding(
-        "LW002", f"the stated result ({stated}) already holds the table's ruling: "
-        f"{_cards_words(rp, span, from_cards)}; {only}{from_cards} with {laws}'s {moved} "
-        f"({held.title}) gives the stated {stated}; no further trick is transferred",
-        rp.record.result_line or rp.record.claim_line or rp.record.line))
-    ruling.tricks_played = from_cards
-    ruling.tricks_by_cards = by_cards
-    ruling.tricks_automatic = stated
-    ruling.cards_span = span if span is not None else (from_cards, from_cards)
-    ruling.basis = TABLE_RULING
-    return ruling
-
-
-def _cards_words(rp: Replay, span: tuple[int, int] | None, from_cards: int) -> str:
-    """What the recorded cards give declarer: the play as recorded, a total every legal way of
-    playing the rest gives, or the range they allow."""
-    if rp.play_status == COMPLETE:
-        return f"the cards as played give declarer {from_cards}"
-    rest = f"tricks {len(rp.complete_tricks) + 1}-13"
-    stop = _stops(rp)
-    if span is None or span[0] == span[1]:
-        return (f"every legal way of playing {rest} gives declarer {from_cards}, by the cards "
-                f"({stop})")
-    return f"the cards allow declarer {span[0]} to {span[1]} over {rest} ({stop})"
-
-
-def _stops(rp: Replay) -> str:
-    """"the record stops in trick 11" (a trick under way) or "after trick 8"."""
-    done = len(rp.complete_tricks)
-    if len(rp.tricks) > done:
-        return f"the record stops in trick {done + 1}"
-    return f"the record stops after trick {done}"
-
-
-def _only_total(held: _Held, stated: int) -> bool:
-    """No other total the cards allow gives ``stated`` under the same code (checked where the
-    ways tried are the claim's totals, a handful; a full enumeration is not ruled again)."""
-    if len(held.plays) > 14:
-        return False
-    for full in held.plays:
-        if full.tricks_played != held.from_cards:
-            again = held.code.rule(full, TABLE)
-            if (any(f.transferred for f in again.findings)
-                    and again.tricks_adjusted == stated):
-                return False
-    return True
-
-
-_WON = re.compile(r"(North|East|South|West) won trick (\d+) with ([SHDC][AKQJT2-9])")
-
-
-def _unrecorded_words(rp: Replay, f: Finding, plays: list) -> Finding:
-    """A finding's words about a trick the record does not have ("North won trick 12 with
-    C5", from one legal way of playing the rest) said as what the cards force - the tricks
-    he wins after the record with cards of the suit he revoked in, the same in every way the
-    cards allow - or, when they do not force it, as one way they allow."""
-    m = _WON.search(f.why or "")
-    if m is None or int(m.group(2)) <= len(rp.tricks) or f.seat is None:
-        return f
-    fact = next((r for r in rp.revokes if (r.trick, r.seat) == (f.trick, f.seat)), None)
-    if fact is None:
-        return f
-    wins = {_held_wins(full, fact, len(rp.tricks)) for full in plays}
-    stop = _stops(rp)
-    if len(wins) == 1 and next(iter(wins))[0]:
-        ((won, cards),) = wins
-        ts = " and ".join(str(t) for t in sorted(won))
-        cs = " and ".join(card_str(c) for c in sorted(cards, reverse=True))
-        plural = "s" if len(won) > 1 else ""
-        words = f"{m.group(1)} must win trick{plural} {ts} with {cs}, by the cards ({stop})"
-    else:
-        words = f"{m.group(0)} in one legal way of playing the cards left ({stop})"
-    if " and " in words:  # two cards: "either of which he could legally have played"
-        words += ", either of"
-        words, old = words, m.group(0) + ","
-    else:
-        old = m.group(0)
-    return replace(f, why=f.why.replace(old, words), message=f.message.replace(old, words))
-
-
-def _held_wins(full: Replay, fact, recorded: int) -> tuple[frozenset, frozenset]:
-    """The tricks after the record that ``fact``'s player wins in ``full`` with a card of
-    the suit he revoked in, held at the revoke, and those cards (in whichever order)."""
-    won, cards = set(), set()
-    for t in full.tricks[recorded:]:
-        card = t.card_of(fact.seat)
-        if t.winner == fact.seat and card is not None and fact.held >> card & 1:
-            won.add(t.number)
-            cards.add(card)
-    return frozenset(won), frozenset(cards)
 
 
 def _impossible(rp: Replay, span: tuple[int, int], stated: int) -> Finding:
