@@ -21,13 +21,12 @@ from __future__ import annotations
 from ..core.findings import Finding
 from ..laws import AFTER_ROUND, TABLE, Edition, Ruling
 from ..laws.common import ruling_basis
-from ..core.record import BoardRecord
 from ..replay import Replay
 from dataclasses import replace
 
 from ..replay.by_cards import AtEnd, RangeUnknown, at_end
 from ..replay.model import COMPLETE
-from .table_ruling import as_held, table_ruling
+from .table_ruling import as_held, not_given, table_ruling
 
 
 def decide(rp: Replay, edition: Edition, discovered: str, log_line: int | None = None
@@ -55,7 +54,7 @@ def _rule(rp: Replay, edition: Edition, discovered: str, cards: AtEnd) -> Ruling
         if held is not None:
             return as_held(rp, held, stated, by_cards, span)
         if rp.play_status != COMPLETE:  # a complete play's Result is checked by RC023
-            impossible = _impossible(rp, span, stated)
+            impossible = not_given(rp, span, stated)
     table = edition.rule(rp, TABLE)
     ruling = table if discovered == TABLE else edition.rule(rp, AFTER_ROUND)
     if impossible is not None and not any(f.code == "RC022" for f in rp.findings):
@@ -97,11 +96,3 @@ def _finish(ruling: Ruling, table: Ruling, played: int | None, by_cards: int | N
     ruling.tricks_automatic = table.tricks_adjusted
     ruling.basis = ruling_basis(table.findings, ruling.findings)
     return ruling
-
-
-def _impossible(rp: Replay, span: tuple[int, int], stated: int) -> Finding:
-    rec: BoardRecord = rp.record
-    allow = str(span[0]) if span[0] == span[1] else f"{span[0]} to {span[1]}"
-    return Finding("RC022", f"Result of {stated} tricks for declarer is not what the recorded "
-                   f"cards allow ({allow}), nor what a revoke ruling on this board gives; kept as "
-                   "the total the table agreed (Laws 69, 71)", rec.result_line or rec.line)

@@ -1,10 +1,11 @@
 """Never twice: the table's own ruling found in the record's stated result.  A stated result
 the recorded cards cannot give (``replay.by_cards``) but that the automatic rectification of
 this board gives - under the edition applied, or the code in force at the record's date - is
-the table's ruling: it stands, and nothing more moves (``LW002``).  ``discovery.decide`` asks
-``table_ruling`` when the stated result lies outside what the cards allow, and rules with
-``as_held`` when it finds one; the findings then say what the table gave - a trick the record
-does not have said as what the cards force, or allow, never as played."""
+the table's ruling: it stands, and nothing more moves (``LW002``); when no ruling explains it,
+it is a record error (``not_given``, RC022).  ``discovery.decide`` asks ``table_ruling`` when
+the stated result lies outside what the cards allow, and rules with ``as_held`` when it finds
+one; the findings then say what the table gave - a trick the record does not have said as
+what the cards force, or allow, never as played."""
 from __future__ import annotations
 
 import re
@@ -16,6 +17,7 @@ from ..core.findings import Finding, tricks
 from ..laws import TABLE, Edition, Ruling, get_edition
 from ..laws.common import TABLE_RULING
 from ..laws.dates import edition_for
+from ..core.record import BoardRecord
 from ..replay import Replay
 from ..replay.by_cards import AtEnd
 from ..replay.model import COMPLETE
@@ -153,3 +155,13 @@ def _held_wins(full: Replay, fact, recorded: int) -> tuple[frozenset, frozenset]
             won.add(t.number)
             cards.add(card)
     return frozenset(won), frozenset(cards)
+
+
+def not_given(rp: Replay, span: tuple[int, int], stated: int) -> Finding:
+    """RC022: a stated result the cards cannot give and no ruling explains is a record error,
+    kept as the total the table agreed (Laws 69, 71)."""
+    rec: BoardRecord = rp.record
+    allow = str(span[0]) if span[0] == span[1] else f"{span[0]} to {span[1]}"
+    return Finding("RC022", f"Result of {stated} tricks for declarer is not what the recorded "
+                   f"cards allow ({allow}), nor what a revoke ruling on this board gives; kept as "
+                   "the total the table agreed (Laws 69, 71)", rec.result_line or rec.line)
