@@ -35,19 +35,21 @@ def decide(rp: Replay, edition: Edition, discovered: str, log_line: int | None =
     the director's log, its row at ``log_line``) says, with ``tricks_played``,
     ``tricks_by_cards``, ``tricks_automatic`` and ``basis`` set.  What the recorded cards
     allow is asked once (``by_cards.at_end``), then the edition."""
+    stated = _stated(rp)
     cards = at_end(rp)
-    ruling = _rule(rp, edition, discovered, cards)
+    ruling = _rule(rp, edition, discovered, stated, cards)
     if log_line is not None:
         _name_log_row(ruling.findings, log_line)
     return ruling
 
 
-def _rule(rp: Replay, edition: Edition, discovered: str, cards: AtEnd) -> Ruling:
+def _rule(rp: Replay, edition: Edition, discovered: str, stated: int | None, cards: AtEnd
+          ) -> Ruling:
+    """The ruling from the edition, the stated result held against what the cards allow."""
     if not (rp.revokes or rp.defects):  # nothing to rule: one pass of the edition
         ruling = edition.rule(rp, TABLE)
         return _finish(ruling, ruling, rp.tricks_played, cards.settled)
     span, by_cards = cards.span, cards.settled
-    stated = _stated(rp)
     impossible = None
     if span is not None and stated is not None and not span[0] <= stated <= span[1]:
         held = table_ruling(rp, edition, stated, cards)
