@@ -334,3 +334,24 @@ def test_a_tables_ruling_over_a_range_names_the_range(tmp_path):
     assert ruling_steps(a)[1] == ("  tricks for declarer: 7 to 9 by the cards (7 the one the "
                                   "table's ruling fits)")
     assert board_row(a)["score_ns"] == -200 and correction(render(a)) is None
+
+
+def test_a_revoke_ruled_under_the_logs_discovered_row_names_that_row():
+    """D2, WEST_REVOKES_3 (West discards on trick 3, East wins it: 64A2, one trick, as in the
+    first test) ruled as the log's ``discovered table`` row on line 7 says: the RV finding
+    names line 7; ruled without a log row it names none.  A finding that already names its
+    duty's row keeps it (``log_line`` set before)."""
+    from dataclasses import replace as with_line
+
+    from revoke_audit.laws import get_edition
+    from revoke_audit.replay import replay
+    from revoke_audit.ruling.discovery import decide
+
+    rp = replay(board(D2, "3NT", "S", WEST_REVOKES_3))
+    edition = get_edition("2017")
+    r = decide(rp, edition, "table", log_line=7)
+    assert [(f.code, f.law, f.transferred, f.log_line) for f in r.findings] == [
+        ("RV001", "64A2", 1, 7)]
+    assert [f.log_line for f in decide(rp, edition, "table").findings] == [None]
+    rp.revokes[0] = with_line(rp.revokes[0], log_line=3)  # as a log's duty row would set it
+    assert [f.log_line for f in decide(rp, edition, "table", log_line=7).findings] == [3]
