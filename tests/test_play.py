@@ -38,13 +38,14 @@ def test_the_highest_card_of_the_suit_led_wins_at_no_trumps():
 
 def test_a_card_of_another_suit_while_holding_the_suit_led_is_a_revoke_fact():
     """East leads HA; West, holding H8765, plays D5: a failure to follow suit (Law 61A / 44C).
-    The fact names the hearts West still held."""
+    The fact names the hearts West still held; the caller records it (``play_card`` only
+    judges: ``unrecorded`` first asks whether West surely held them)."""
     r, hands, trick = table()
     trick.leader = E
-    assert play_card(r, hands, trick, E, card("HA", E))
-    assert play_card(r, hands, trick, S, card("H9", S))
-    assert play_card(r, hands, trick, W, card("D5", W))
-    (fact,) = r.revokes
+    assert play_card(r, hands, trick, E, card("HA", E)) is True
+    assert play_card(r, hands, trick, S, card("H9", S)) is True
+    fact = play_card(r, hands, trick, W, card("D5", W))
+    assert not r.revokes and trick.plays[-1][:2] == (W, parse_card("D5"))
     assert (fact.trick, fact.seat, fact.card, fact.suit_led) == (1, W, parse_card("D5"), HEARTS)
     assert fact.held == r.record.hands[W] & SUIT_MASKS[HEARTS]
 
@@ -68,6 +69,6 @@ def test_a_card_its_player_does_not_hold_stops_the_replay():
     untouched."""
     r, hands, trick = table()
     before = hands[W]
-    assert not play_card(r, hands, trick, W, card("SA", W))
+    assert play_card(r, hands, trick, W, card("SA", W)) is False
     assert [f.code for f in r.findings] == ["RC010"] and r.stopped_at == 1
     assert hands[W] == before and not trick.plays

@@ -4,8 +4,8 @@ Two shapes of record: PBN gives each trick's cards with their seats (``replay_gr
 trick played by ``unrecorded.play_trick``, since only PBN may leave a card out and go on); LIN
 gives one flat run of cards whose player is the card's holder (``replay_sequence``: an extra
 card, Law 67B2, or omitted ones, 67B1).  Both play every card through ``play.play_card``, which
-records a failure to follow suit (Law 61A1 / 44C) and stops the replay at a card its player
-does not hold.
+judges a failure to follow suit (Law 61A1 / 44C), recorded by the caller, and stops the replay
+at a card its player does not hold.
 """
 from __future__ import annotations
 
@@ -98,8 +98,11 @@ def replay_sequence(r: Replay, plays: list[Play]) -> None:
             expected = (trick.plays[-1][0] + 1) % 4
             if seat != expected:
                 skipped.append((trick.number, expected, seat, p))
-        if not play_card(r, hands, trick, seat, p):
+        got = play_card(r, hands, trick, seat, p)
+        if got is False:
             return
+        if got is not True:
+            r.revokes.append(got)  # a failure to follow suit (Law 61A1)
         played |= bit
         if len(trick.plays) == 4:
             close_trick(r, trick)

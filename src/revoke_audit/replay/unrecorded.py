@@ -27,7 +27,7 @@ from itertools import islice
 from ..core.cards import (SUIT_MASKS, card_str, cards_in, count, holding_str, seat_name,
                           winning_index)
 from ..core.record import UNREADABLE, Play
-from .model import Replay, Trick
+from .model import Replay, RevokeFact, Trick
 from .play import close_trick, play_card
 
 #: Combinations of candidate cards tried to find who won a trick; beyond it the winner is
@@ -118,13 +118,15 @@ def _play_cards(r: Replay, hands: list[int], trick: Trick, by_seat: dict[int, Pl
                 continue
             p = known
         judged = trick.leader not in trick.unknown  # no suit led to follow: no revoke
-        found = len(r.revokes)
-        if not play_card(r, hands, trick, seat, p, judge=judged):
+        got = play_card(r, hands, trick, seat, p, judge=judged)
+        if got is False:
             return False
         if not judged:
             _lead_unknown(r, trick, p)
-        elif len(r.revokes) > found and gaps.hidden[seat]:
-            _unsure_revoke(r, before, gaps, seat)
+        elif got is not True:
+            fact = _sure_revoke(r, before, gaps, seat, got) if gaps.hidden[seat] else got
+            if fact is not None:
+                r.revokes.append(fact)
     return True
 
 
@@ -287,19 +289,18 @@ def _played_later(r: Replay, trick: Trick, gaps: Gaps, seat: int) -> str:
             "was of another suit)")
 
 
-def _unsure_revoke(r: Replay, hands: tuple[int, ...], gaps: Gaps, seat: int) -> None:
-    """The revoke just found for ``seat``, who has cards not recorded: keep it only when he
-    certainly held the suit led; otherwise drop it and say why it cannot be judged."""
-    fact = r.revokes[-1]
+def _sure_revoke(r: Replay, hands: tuple[int, ...], gaps: Gaps, seat: int, fact: RevokeFact
+                 ) -> RevokeFact | None:
+    """The revoke ``play_card`` found for ``seat``, who has cards not recorded: kept only when
+    he certainly held the suit led (then with the cards of it he surely held); otherwise None,
+    and why it cannot be judged."""
     if gaps.holds(hands[seat], seat, fact.suit_led):
         sure = hands[seat] & SUIT_MASKS[fact.suit_led] & gaps.given[seat]
-        if gaps.hidden[seat] and sure:
-            r.revokes[-1] = replace(fact, held=sure)
-        return
-    r.revokes.pop()
+        return replace(fact, held=sure) if gaps.hidden[seat] and sure else fact
     r.unchecked[fact.card] = (
         f"trick {fact.trick}: {seat_name(seat)} played {card_str(fact.card)}, but whether he "
         "still held the suit led depends on his earlier card that is not recorded")
+    return None
 
 
 def _lead_unknown(r: Replay, trick: Trick, p: Play) -> None:
