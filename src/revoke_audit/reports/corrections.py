@@ -21,7 +21,8 @@ from .rows import LeanRow, Rendered, result_before, result_signed
 CORRECTION_COLUMNS = ("event", "section", "round", "table", "board", "ns_pair", "ew_pair",
                       "declarer", "result_before", "score_ns_before", "result_after",
                       "score_ns_after", "basis", "source", "line")
-#: The basis of a board whose stated result already holds the table's ruling (``discovery``).
+#: The basis of a board whose stated result already holds the table's ruling
+#: (``ruling.table_ruling``).
 _ALREADY_IN_RECORD = "table ruling in record"
 
 
