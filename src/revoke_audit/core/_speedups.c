@@ -27,6 +27,8 @@
  *                   (twin: ``formats.scans.one_game_each``: every block of a PBN file starts
  *                   with a tag and holds one Deal and at most one Event and Board, and no "["
  *                   is left open on its line or followed by whitespace)
+ *   plain_tags(text) -> (tags, auction, play) or None
+ *                   (twin: ``formats.pbn.plain.py_plain_tags``: a plain PBN game's tag lines)
  *
  * A card is suit * 13 + rank (suits "SHDC", ranks "23456789TJQKA"); a hand is a 52-bit mask.
  * Nothing here keeps state, allocates beyond the result, or reads past its input. */
@@ -688,6 +690,147 @@ static PyObject *speedups_lin_splits(PyObject *self, PyObject *arg)
     return PyBool_FromLong(ok);
 }
 
+
+/* plain_tags(text) -> (tags, auction, play) or None: ``text`` (ending with a newline) as nothing
+ * but tag lines (``[Name "value"]``, the value without a quote, backslash or newline), each
+ * followed by lines of bare tokens (letters, digits, ``*``, one space between them, spaces after
+ * them), one after the other: the tags by name in order, and the token lines of the Auction
+ * and of the Play ("" without any).  None when it is not that, a tag comes twice, or another
+ * tag has token lines.  (twin: ``formats.pbn.plain.py_plain_tags``) */
+static int is_letter_ch(Py_UCS4 c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int is_token_ch(Py_UCS4 c)
+{
+    return is_letter_ch(c) || (c >= '0' && c <= '9') || c == '*';
+}
+
+/* The end of the token lines from ``i`` (``i`` itself when none starts there). */
+static Py_ssize_t token_lines(int kind, const void *d, Py_ssize_t len, Py_ssize_t i)
+{
+    for (;;) {
+        Py_ssize_t j = i;
+        if (j >= len || !is_token_ch(PyUnicode_READ(kind, d, j)))
+            return i;
+        for (;;) {
+            while (j < len && is_token_ch(PyUnicode_READ(kind, d, j)))
+                j++;
+            if (j + 1 < len && PyUnicode_READ(kind, d, j) == ' '
+                    && is_token_ch(PyUnicode_READ(kind, d, j + 1))) {
+                j++;
+                continue;
+            }
+            break;
+        }
+        while (j < len && PyUnicode_READ(kind, d, j) == ' ')
+            j++;
+        if (j >= len || PyUnicode_READ(kind, d, j) != '\n')
+            return i;
+        i = j + 1;
+    }
+}
+
+/* The tag line at ``i``: its name [*n0, *n1), its value [*v0, *v1); 0 when there is none. */
+static int tag_line(int kind, const void *d, Py_ssize_t len, Py_ssize_t i, Py_ssize_t *n0,
+                    Py_ssize_t *n1, Py_ssize_t *v0, Py_ssize_t *v1)
+{
+    Py_ssize_t j;
+    if (i >= len || PyUnicode_READ(kind, d, i) != '[')
+        return 0;
+    *n0 = j = i + 1;
+    while (j < len && is_letter_ch(PyUnicode_READ(kind, d, j)))
+        j++;
+    *n1 = j;
+    if (j == *n0 || j + 1 >= len || PyUnicode_READ(kind, d, j) != ' '
+            || PyUnicode_READ(kind, d, j + 1) != '"')
+        return 0;
+    *v0 = j = j + 2;
+    while (j < len) {
+        Py_UCS4 c = PyUnicode_READ(kind, d, j);
+        if (c == '"' || c == '\\' || c == '\n')
+            break;
+        j++;
+    }
+    *v1 = j;
+    return j + 2 < len && PyUnicode_READ(kind, d, j) == '"'
+           && PyUnicode_READ(kind, d, j + 1) == ']' && PyUnicode_READ(kind, d, j + 2) == '\n';
+}
+
+static PyObject *speedups_plain_tags(PyObject *self, PyObject *text)
+{
+    PyObject *tags, *name = NULL, *value = NULL, *data = NULL, *auction = NULL, *play = NULL;
+    PyObject *out = NULL;
+    Py_ssize_t len, i = 0, n0, n1, v0, v1, end;
+    const void *d;
+    int kind, plain = 0;
+
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "plain_tags() takes a str");
+        return NULL;
+    }
+    kind = PyUnicode_KIND(text);
+    d = PyUnicode_DATA(text);
+    len = PyUnicode_GET_LENGTH(text);
+    tags = PyDict_New();
+    if (tags == NULL)
+        return NULL;
+    while (i < len) {
+        int seen;
+        plain = 0;
+        if (!tag_line(kind, d, len, i, &n0, &n1, &v0, &v1))
+            break;
+        end = token_lines(kind, d, len, v1 + 3);
+        name = PyUnicode_Substring(text, n0, n1);
+        value = name ? PyUnicode_Substring(text, v0, v1) : NULL;
+        if (value == NULL || (seen = PyDict_Contains(tags, name)) < 0)
+            goto error;
+        if (seen || PyDict_SetItem(tags, name, value) < 0)
+            goto done;  /* a tag twice: not plain (or an error, set) */
+        if (end > v1 + 3) {
+            int is_auction = PyUnicode_CompareWithASCIIString(name, "Auction") == 0;
+            if (!is_auction && PyUnicode_CompareWithASCIIString(name, "Play") != 0)
+                goto done;  /* token lines after another tag */
+            data = PyUnicode_Substring(text, v1 + 3, end);
+            if (data == NULL)
+                goto error;
+            if (is_auction)
+                auction = data;
+            else
+                play = data;
+            data = NULL;
+        }
+        Py_CLEAR(name);
+        Py_CLEAR(value);
+        i = end;
+        plain = 1;
+    }
+    if (!plain || i != len)
+        goto done;
+    {
+        PyObject *empty = PyUnicode_New(0, 0);
+        if (empty == NULL)
+            goto error;
+        out = PyTuple_Pack(3, tags, auction ? auction : empty, play ? play : empty);
+        Py_DECREF(empty);
+    }
+    goto error;  /* the result made (or an error set): let go of the rest */
+done:
+    if (!PyErr_Occurred()) {
+        Py_INCREF(Py_None);
+        out = Py_None;
+    }
+error:
+    Py_XDECREF(name);
+    Py_XDECREF(value);
+    Py_XDECREF(data);
+    Py_XDECREF(auction);
+    Py_XDECREF(play);
+    Py_DECREF(tags);
+    return out;
+}
+
 static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
@@ -706,6 +849,8 @@ static PyMethodDef kernel_methods[] = {
      "Every byte from first on below 0x80 (formats.scans.ascii_from)."},
     {"one_game_each", speedups_one_game_each, METH_VARARGS,
      "Every block of a PBN file one game (formats.scans.one_game_each)."},
+    {"plain_tags", speedups_plain_tags, METH_O,
+     "A plain PBN game's tags, Auction and Play (formats.pbn.plain.py_plain_tags), or None."},
     {NULL, NULL, 0, NULL},
 };
 

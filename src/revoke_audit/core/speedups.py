@@ -10,7 +10,9 @@ that gives exactly the same answer for any input, and the tests compare them:
   part starts on, for ``--jobs`` (twins ``blank_runs`` and ``newlines`` in ``formats.scans``);
 * ``plain_bytes``, ``ascii_from``, ``one_game_each`` and ``lin_splits``: the scans of the check
   that such a file may be split (twins ``plain_bytes``, ``ascii_from``, ``one_game_each``
-  and ``lin_splits`` in ``formats.scans``).
+  and ``lin_splits`` in ``formats.scans``);
+* ``plain_tags``: a plain PBN game's tag lines, for the lane (twin
+  ``formats.pbn.plain.py_plain_tags``).
 
 The scans of a whole file release the GIL while they run.
 
@@ -23,7 +25,7 @@ import os
 from types import ModuleType
 
 FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes",
-             "ascii_from", "one_game_each", "lin_splits")
+             "ascii_from", "one_game_each", "lin_splits", "plain_tags")
 
 
 def complete(module: ModuleType | None) -> ModuleType | None:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..core.codes import annotation_level
+from .csv_line import LaneRow
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, Rendered, result_before, result_signed
 from .targets import FileTarget, ReportError, file_target
 from ..core.visible import QUOTED_START, safe_cell, visible  # noqa: F401 (QUOTED_START: for callers)
@@ -192,10 +193,18 @@ class CsvText:
         if type(r) is CleanRun:
             if r.csv is None:
                 rows, r.rows = r.rows, None
-                r.csv = (self._text([csv_values(row, self._boards) for row in rows]), "")
+                r.csv = (self._boards_text(rows), "")
             return r.csv
-        board = "" if r.row is None else self._text([csv_values(r.row, self._boards)])
+        board = "" if r.row is None else self._boards_text((r.row,))
         return board, self._text([csv_values(f, self._findings) for f in r.findings])
+
+    def _boards_text(self, rows: Sequence[dict[str, object]]) -> str:
+        """The boards.csv lines of ``rows``: a lane's row its line as made (``LaneRow``)."""
+        lines = [row.line if type(row) is LaneRow else None for row in rows]
+        if None not in lines:
+            return "".join(lines)
+        return "".join(line if line is not None else self._text([csv_values(row, self._boards)])
+                       for line, row in zip(lines, rows))
 
     def _text(self, rows: list[Sequence[object]]) -> str:
         if not rows:

@@ -9,7 +9,8 @@ from ...core.codes import board_status
 from ...laws import Scoring, get_edition
 from ...laws.dates import edition_for
 from ...replay.by_cards import EXACT_TRICKS
-from ...reports.rows import NO_64C_CELLS, NO_FIELD
+from ...reports.csv_line import LaneRow, LineTemplate
+from ...reports.rows import BOARD_COLUMNS, NO_64C_CELLS, NO_FIELD
 from ...replay.model import CLAIMED, COMPLETE
 from ...scoring import RUBBER_COLUMNS, result_string, score_ns
 from ...core.visible import decodable
@@ -107,20 +108,30 @@ def board_row(source: str, line: int, game: int, event: str, date: str, board: s
               dealer: int | None, vul: str | None, declarer: int, contract: str,
               tricks: tuple[int, str], stated: int | None, laws: str,
               names: tuple[str, str, str, str]) -> dict[str, object]:
-    """``rows.board_row`` of a clean board (``tricks``: from ``outcome``)."""
+    """``rows.board_row`` of a clean board (``tricks``: from ``outcome``), with its boards.csv
+    line ready (``LaneRow.line``: ``_LINE``)."""
     played, status = tricks
     score = score_ns(contract, declarer, vul, played)
-    return {
-        "source": decodable(source), "line": line, "game": game, "event": event, "date": date,
-        "board": board, "room": room, "dealer": SEATS[dealer] if dealer is not None else "",
-        "vul": vul or "", "declarer": SEATS[declarer], "contract": contract, "play": status,
-        "tricks_stated": stated, "tricks_played": played, "tricks_adjusted": played,
-        "result_adjusted": result_string(contract, played), "score_ns": score,
-        "score_ns_adjusted": score, "revokes": 0, "defective_tricks": 0, "record_errors": 0,
-        "laws": laws, "status": _CLEAN, "scoring": _DUPLICATE, "parse_problems": 0,
-        **_NO_RUBBER,
-        "north": names[0], "east": names[1], "south": names[2], "west": names[3],
-        "tricks_equity": None, "review_64c": None,
-        "tricks_by_cards": played if status == _PLAYED else None, "tricks_automatic": played,
-        "ruling_basis": "none", **NO_FIELD, **NO_64C_CELLS,
-    }
+    values = (decodable(source), line, game, event, date, board, room,
+              SEATS[dealer] if dealer is not None else "", vul or "", SEATS[declarer], contract,
+              status, stated, played, played, result_string(contract, played), score, score,
+              laws, *names, played if status == _PLAYED else None, played)
+    row = LaneRow(_CONSTANT)
+    row.update(zip(_VARIABLE, values))
+    row.line = _LINE.line(values)
+    return row
+
+
+# a lane's row: the cells that differ from board to board (``board_row``'s values, in order),
+# the others' values (``_CONSTANT``)
+_VARIABLE = ("source", "line", "game", "event", "date", "board", "room", "dealer", "vul",
+             "declarer", "contract", "play", "tricks_stated", "tricks_played",
+             "tricks_adjusted", "result_adjusted", "score_ns", "score_ns_adjusted", "laws",
+             "north", "east", "south", "west", "tricks_by_cards", "tricks_automatic")
+_TEXTS = ("source", "event", "date", "board", "room", "dealer", "vul", "declarer", "contract",
+          "play", "result_adjusted", "laws", "north", "east", "south", "west")
+_CONSTANT = {**dict.fromkeys(BOARD_COLUMNS), "revokes": 0, "defective_tricks": 0,
+             "record_errors": 0, "status": _CLEAN, "scoring": _DUPLICATE, "parse_problems": 0,
+             **_NO_RUBBER, "tricks_equity": None, "review_64c": None, "ruling_basis": "none",
+             **NO_FIELD, **NO_64C_CELLS}
+_LINE = LineTemplate(BOARD_COLUMNS, _CONSTANT, _VARIABLE, _TEXTS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ...core import speedups
 from ...core.record import BoardRecord
 from .blocks import Block
 from .build import _room, build_record
@@ -29,10 +30,11 @@ TAGS = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "So
                   "Room", "Table",
                   "Score", "ScoreIMP", "ScoreMP", "ScorePercentage", "Scoring", "Round",
                   "HomeTeam", "VisitTeam", "Section", "Stage", "Competition", "Annotator"))
-# tag lines, each followed by lines of bare tokens (letters and digits, or the ``*`` that ends
-# a play), spaces after them (possessive repeats: no backtracking stack over a long block)
-_BLOCK = re.compile(r'(?:\[[A-Za-z]+ "[^"\\\n]*"\]\n(?:[A-Za-z0-9*]+(?: [A-Za-z0-9*]+)*+ *\n)*+)++')
-_TAG = re.compile(r'\[([A-Za-z]+) "([^"]*)"\]\n((?:[A-Za-z0-9*][^\n]*\n)*+)')
+# a tag line and the lines of bare tokens after it (letters and digits, or the ``*`` that ends
+# a play), spaces after them (possessive repeats: no backtracking stack over a long block); a
+# plain game is nothing but these, one after the other (``_units``)
+_TAG = re.compile(r'\[([A-Za-z]+) "([^"\\\n]*)"\]\n((?:[A-Za-z0-9*]+(?: [A-Za-z0-9*]+)*+ *\n)*+)')
+_TAG_MARKS = len('[ ""]\n')  # what a tag line holds besides its name and value
 
 
 class PlainGame:
@@ -94,30 +96,44 @@ def read_plain(lexer: Lexer, games: Games, piece: Block) -> bool:
             or not piece.data.isascii()):
         return False  # something would be inherited into it, or it is not ASCII
     text = _decode(piece.data, lexer.charset)  # None: a charset that is not ASCII's
-    if text is None or _BLOCK.fullmatch(text + "\n") is None:
+    got = plain_tags(text + "\n") if text is not None else None
+    if got is None:
         return False
-    tags: dict[str, str] = {}
-    auction = play = ""
-    found = _TAG.findall(text + "\n")
-    prev = inherit.prev
-    for name, value, data in found:
-        if name not in TAGS:
-            return False
-        if value[:1] == "#":  # ``#``: the value of the game before (``Inheritance.resolve``)
-            if value != "#" or name not in prev:
-                return False  # ``##`` (sticky), or nothing to take (PS105)
-            value = prev[name]
-        tags[name] = value
-        if data:
-            if name == "Play":
-                play = data
-            elif name == "Auction":
-                auction = data
-            else:
-                return False  # stray text
-    if len(tags) != len(found) or "Deal" not in tags:
-        return False
+    tags, auction, play = got
+    if "Deal" not in tags or not TAGS.issuperset(tags):
+        return False  # no deal, or a tag the lane does not know
+    if '"#' in text:  # ``#``: the value of the game before (``Inheritance.resolve``)
+        prev = inherit.prev
+        for name, value in tags.items():
+            if value[:1] == "#":
+                if value != "#" or name not in prev:
+                    return False  # ``##`` (sticky), or nothing to take (PS105)
+                tags[name] = prev[name]
     games.games += 1
     inherit.remember(tags)
     games.out.append(PlainGame(games.source, piece.first, games.games, tags, auction, play, text))
     return True
+
+
+def py_plain_tags(text: str) -> tuple[dict[str, str], str, str] | None:
+    """(the tags by name, in order; the Auction's token lines; the Play's) of ``text`` when it
+    is nothing but tag lines, each followed by its token lines (``_TAG``), one after the
+    other, no tag twice and no token lines after a tag but those two ("" for none); else None.
+    The twin of ``_speedups.plain_tags`` (``core.speedups``)."""
+    found = _TAG.findall(text)
+    # the matches never overlap: they cover the text when their lengths add up to its own
+    if not found or len("".join(map("".join, found))) + _TAG_MARKS * len(found) != len(text):
+        return None
+    names, values, data = zip(*found)
+    tags = dict(zip(names, values))
+    if len(tags) != len(found):
+        return None
+    auction = data[names.index("Auction")] if "Auction" in tags else ""
+    play = data[names.index("Play")] if "Play" in tags else ""
+    if len(data) - data.count("") != bool(auction) + bool(play):
+        return None  # token lines after another tag
+    return tags, auction, play
+
+
+_C = speedups.wanted()
+plain_tags = _C.plain_tags if _C is not None else py_plain_tags
