@@ -9,7 +9,10 @@ from click.testing import CliRunner
 import revoke_audit.cli.audit
 from revoke_audit.cli.commands import main
 from revoke_audit.reports.sarif import sarif_document, write_sarif
-from revoke_audit.reports.streamed_json import JsonSpools, Spool, placeholder, write_document
+from revoke_audit.reports.report import json_board
+from revoke_audit.reports.rows import Rendered
+from revoke_audit.reports.streamed_json import (JsonSpools, Spool, log_line, placeholder,
+                                               write_document)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ROWS = [{"board": "1", "name": "Ann \u00e9\n=x", "n": 3, "ok": True, "none": None},
@@ -84,3 +87,58 @@ def test_a_bug_outside_any_board_is_one_line_and_exit_2(monkeypatch, tmp_path):
     r = CliRunner().invoke(main, ["audit", str(FIXTURES / "cli" / "revoke.pbn"), "-q"])
     assert r.exit_code == 2
     assert r.stderr == "revoke-audit: internal error (KeyError: 'boom'); please report it\n"
+
+
+# --- --format jsonl: an item without a board (the fields' notes, thousands of them) ------------
+
+NOTES = [{"source": "Salle \u00e9t\u00e9.pbn", "line": 3 + i, "game": i, "board": str(i),
+          "code": "SC001", "message": f"board {i} has no other result", "trick": None}
+         for i in range(1, 6)]
+
+
+@pytest.mark.parametrize("size,pieces", [(1, 1), (1, 5), (1 << 16, 1), (1 << 16, 5)])
+def test_a_log_line_is_the_dumped_line_in_pieces(size, pieces):
+    """Joined, the pieces are ``json_board``'s line for the same item, however small the
+    pieces are cut (``size`` 1: a piece a finding, and the closing brackets; the default:
+    one piece for a few findings)."""
+    findings = NOTES[:pieces]
+    got = list(log_line(iter(findings), size))
+    assert "".join(got) == json_board(Rendered(None, findings))
+    assert len(got) == (pieces + 1 if size == 1 else 1)
+
+
+def test_a_log_line_without_a_finding_is_an_error():
+    with pytest.raises(ValueError):
+        list(log_line([]))
+
+
+def _table(board: int, tricks: int, names: str) -> str:
+    """One table's result of a board of an event in a hall with an accented name."""
+    n, e, s, w = names.split(",")
+    tags = [("Event", "Pairs d'\u00e9t\u00e9"), ("Date", "2026.07.01"), ("Board", str(board)),
+            ("West", w), ("North", n), ("East", e), ("South", s), ("Dealer", "N"),
+            ("Vulnerable", "None"),
+            ("Deal", "N:5432.543.AKQ.AKQ KQJT.2.9876.9876 A98.AKQJT.54.543 76.9876.JT32.JT2"),
+            ("Declarer", "S"), ("Contract", "4H"), ("Result", str(tricks))]
+    return "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n"
+
+
+def test_the_notes_line_of_jsonl_is_streamed_as_it_was_dumped(tmp_path, monkeypatch):
+    """Board 1 at two tables makes the event a field to score; boards 2 to 6 were played at
+    one table each, so each gets SC001 (no other result): five notes, one jsonl line without
+    a board.  The line is the one ``json.dumps`` writes of it, accented text as itself, and
+    the same when the pieces are cut a finding each."""
+    path = tmp_path / "\u00e9t\u00e9.pbn"
+    path.write_text(_table(1, 10, "A,B,C,D") + _table(1, 11, "E,F,G,H")
+                    + "".join(_table(b, 10, "A,B,C,D") for b in range(2, 7)), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    whole = CliRunner().invoke(main, ["audit", path.name, "--format", "jsonl"]).stdout
+    monkeypatch.setattr(revoke_audit.cli.audit, "log_line",
+                        lambda findings: log_line(findings, size=1))
+    assert CliRunner().invoke(main, ["audit", path.name, "--format", "jsonl"]).stdout == whole
+    lines = [line for line in whole.splitlines() if line.startswith('{"log"')]
+    assert len(lines) == 1
+    item = json.loads(lines[0])
+    assert [(f["code"], f["board"]) for f in item["findings"]] == [
+        ("SC001", str(b)) for b in range(2, 7)]
+    assert lines[0] == json.dumps(item, ensure_ascii=False) and "\u00e9t\u00e9" in lines[0]

@@ -30,7 +30,7 @@ from ..scoring.standings import STANDING_COLUMNS, changes, standings
 from ..reports.rows import names_a_board
 from ..engine.run import render_sources
 from ..reports.sarif import write_sarif
-from ..reports.streamed_json import JsonSpools, placeholder, write_document
+from ..reports.streamed_json import JsonSpools, log_line, placeholder, write_document
 from ..reports.selection import ALL, Selection, screen
 from .main import ByteSize, FAIL_LEVELS, IOFailure, LIMITS, SettingsError, _codes, _many, _no_clash, _read_log, config_option, main
 
@@ -341,6 +341,10 @@ def _emit(r, fmt, quiet, collected) -> None:
     elif fmt == "github":
         for f in r.findings:
             echo(github_line(f))
+    elif fmt == "jsonl" and r.row is None:  # up to thousands of findings: streamed
+        for part in log_line(r.findings):
+            echo_part(part)
+        echo("")
     elif fmt == "jsonl":
         echo(json_board(r))
     elif fmt in ("json", "sarif"):

@@ -100,6 +100,29 @@ def write_document(write: Callable[[str], None], template: dict, lists: dict[str
     write(text)
 
 
+def log_line(findings: Iterable[dict], size: int = 1 << 16) -> Iterator[str]:
+    """The ``--format jsonl`` line of an item without a board (the director's log's own
+    findings, a batch of the fields' notes: thousands of findings), without its newline, as
+    ``json.dumps({"log": first["source"], "findings": findings}, ensure_ascii=False)`` writes
+    it (``report.json_board``), in pieces of about ``size`` characters: one finding's text at
+    a time, never the whole line, is held."""
+    parts: list[str] = []
+    length, sep = 0, ""
+    for f in findings:
+        if not sep:
+            parts.append('{"log": ' + json.dumps(f["source"], ensure_ascii=False)
+                         + ', "findings": [')
+        parts.append(sep + json.dumps(f, ensure_ascii=False))
+        length, sep = length + len(parts[-1]), ", "
+        if length >= size:
+            yield "".join(parts)
+            parts, length = [], 0
+    if not sep:
+        raise ValueError("an item without a board has at least one finding")
+    parts.append("]}")
+    yield "".join(parts)
+
+
 def placeholder(name: str) -> list[str]:
     """The template's value for a list that ``write_document`` streams."""
     return [_MARK.format(name)]
