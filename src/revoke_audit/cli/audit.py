@@ -141,6 +141,10 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     collected = None
     read = Counter()  # hand records read, before --select and the baseline
     corrections = Corrections()
+    # the corrections are listed by the text output, --corrections and the page only: for
+    # any other run, gathering them would only hold one item a revoke until the end
+    listed = bool(corrections_path or page is not None
+                  or (fmt == "text" and not (quiet or statistics)))
     no_board: list[object] = []  # the codes of the rows of sources that gave no board
     bar = _progress(len(sources), quiet, progress)
     try:
@@ -170,7 +174,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
                     codes.update(str(f["code"]) for f in r.findings)
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += r.boards
-                corrections.add(r)
+                if listed:
+                    corrections.add(r)
                 if page is not None:
                     page.add(r)
                 if not held:
