@@ -30,7 +30,7 @@ from ..scoring.standings import STANDING_COLUMNS, changes, standings
 from ..reports.rows import names_a_board
 from ..engine.run import render_sources
 from ..reports.sarif import write_sarif
-from ..reports.streamed_json import JsonSpools, log_line, placeholder, write_document
+from ..reports.streamed_json import JsonLines, JsonSpools, placeholder, write_document
 from ..reports.selection import ALL, Selection, screen
 from .main import ByteSize, FAIL_LEVELS, IOFailure, LIMITS, SettingsError, _codes, _many, _no_clash, _read_log, config_option, main
 
@@ -150,6 +150,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     try:
         if fmt in ("json", "sarif"):
             collected = JsonSpools(f"the --format {fmt} document")
+        elif fmt == "jsonl":
+            collected = JsonLines(echo_part, echo, json_board)
         documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
         documents += [corrections_path] if corrections_path else []
         fields = Fields(scoring)
@@ -346,18 +348,18 @@ def _emit(r, fmt, quiet, collected) -> None:
     elif fmt == "github":
         for f in r.findings:
             echo(github_line(f))
-    elif fmt == "jsonl" and r.row is None:  # up to thousands of findings: streamed
-        for part in log_line(r.findings):
-            echo_part(part)
-        echo("")
     elif fmt == "jsonl":
-        echo(json_board(r))
+        collected.add(r)
     elif fmt in ("json", "sarif"):
         collected.add(r.row, r.findings)
 
 
-def _finish_stdout(fmt, collected: "JsonSpools | None") -> None:
-    """The one document of ``--format json`` or ``sarif``, streamed from the spools."""
+def _finish_stdout(fmt, collected: "JsonSpools | JsonLines | None") -> None:
+    """The one document of ``--format json`` or ``sarif``, streamed from the spools; the
+    last line of ``--format jsonl`` ended."""
+    if isinstance(collected, JsonLines):
+        collected.close()
+        return
     if collected is None:
         return
     with collected:
