@@ -532,24 +532,3 @@ def test_a_device_target_of_the_baseline_or_parquet_is_written_in_place(cli, tmp
     r = cli("audit", "revoke.pbn", option, name)
     assert r.exit_code in (0, 1), r.output
     assert stat.S_ISCHR(os.stat(device).st_mode) and no_temp_files(tmp_path)
-
-
-# --- what a run holds until its end ---------------------------------------------------------
-
-@pytest.mark.parametrize("args, listed", [
-    (("--format", "json"), False), (("--format", "jsonl"), False), (("-q",), False),
-    (("--statistics",), False), (("-o", "b.csv", "--format", "github"), False), ((), True),
-    (("--format", "json", "--corrections", "c.csv"), True)])
-def test_corrections_are_gathered_only_for_a_run_that_lists_them(cli, monkeypatch, args, listed):
-    """The score corrections (one a board whose score the ruling changes: revoke.pbn's board
-    2, 3NT+1 430 -> 3NT+2 460) wait for the end of the run only when the text output,
-    --corrections or the page lists them; a JSON run of a million boards held thousands."""
-    gathered = []
-    real = revoke_audit.cli.audit.Corrections.add
-    monkeypatch.setattr(revoke_audit.cli.audit.Corrections, "add",
-                        lambda self, r: (gathered.append(r), real(self, r)))
-    r = cli("audit", "revoke.pbn", *args)
-    assert r.exit_code == 1, r.output
-    assert bool(gathered) == listed
-    if "--corrections" in args:
-        assert "3NT+2" in Path("c.csv").read_text()
