@@ -135,3 +135,24 @@ def test_the_figures_read_forward_and_back_alike():
         assert figures.get(7) == (2, None, None, 3.0, 4.0, "teams") and figures.get(8) is None
     finally:
         store.close()
+
+
+def test_a_boards_contract_declarer_and_vulnerability_are_not_kept_in_memory():
+    """A vugraph file: each board its own contract, declarer and vulnerability, two rooms of
+    one match.  What stays in memory is one set of texts for each room of the file and each
+    table of players (four here: two a room), never one a board; every entry reads back with
+    its own contract, declarer and vulnerability."""
+    contracts = [f"{level}{strain}" for level in "1234567" for strain in ("C", "D", "H", "S", "NT")]
+    n = 200
+    texts = [("m.lin", ("Open", "Closed")[i % 2], "A|B", "", contracts[i % 35], "NESW"[i % 4],
+              ("None", "NS", "EW", "All")[i // 4 % 4]) for i in range(n)]
+    players = [("a", "b", "c", "d"), ("e", "f", "g", "h"), ("c", "d", "a", "b"),
+               ("g", "h", "e", "f")]
+    with Fields() as fields:
+        fields.add(range(n), [("Cup", "", "")] * n, [str(1 + i // 2) for i in range(n)],
+                   [420] * n, [420] * n, range(n), range(n), texts,
+                   [players[i % 4] for i in range(n)], [None] * n)
+        assert len(fields._store.shared) == 1 + 2 + 4  # the event, the rooms, the players
+        entries = [e for _, field in fields.fields() for e in field]
+    assert [(e.contract, e.declarer, e.vul, e.room) for e in entries] == [
+        t[4:] + t[1:2] for t in texts]

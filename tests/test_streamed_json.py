@@ -9,7 +9,12 @@ from click.testing import CliRunner
 import revoke_audit.cli.audit
 from revoke_audit.cli.commands import main
 from revoke_audit.reports.sarif import sarif_document, write_sarif
-from revoke_audit.reports.streamed_json import JsonSpools, Spool, placeholder, write_document
+from revoke_audit.reports import gather
+from revoke_audit.reports.gather import FieldNotes
+from revoke_audit.reports.report import json_board
+from revoke_audit.reports.rows import Rendered
+from revoke_audit.reports.streamed_json import (JsonLines, JsonSpools, Spool, log_line,
+                                               placeholder, write_document)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ROWS = [{"board": "1", "name": "Ann \u00e9\n=x", "n": 3, "ok": True, "none": None},
@@ -84,3 +89,97 @@ def test_a_bug_outside_any_board_is_one_line_and_exit_2(monkeypatch, tmp_path):
     r = CliRunner().invoke(main, ["audit", str(FIXTURES / "cli" / "revoke.pbn"), "-q"])
     assert r.exit_code == 2
     assert r.stderr == "revoke-audit: internal error (KeyError: 'boom'); please report it\n"
+
+
+# --- --format jsonl: an item without a board (the fields' notes, thousands of them) ------------
+
+NOTES = [{"source": "Salle \u00e9t\u00e9.pbn", "line": 3 + i, "game": i, "board": str(i),
+          "code": "SC001", "message": f"board {i} has no other result", "trick": None}
+         for i in range(1, 6)]
+
+
+@pytest.mark.parametrize("size,pieces", [(1, 1), (1, 5), (1 << 16, 1), (1 << 16, 5)])
+def test_a_log_line_is_the_dumped_line_in_pieces(size, pieces):
+    """Joined, the pieces are ``json_board``'s line for the same item, however small the
+    pieces are cut (the head, then ``size`` 1: a piece a finding, the default: one piece for a
+    few findings; then the closing brackets)."""
+    findings = NOTES[:pieces]
+    got = list(log_line(iter(findings), size))
+    assert "".join(got) == json_board(Rendered(None, findings))
+    assert len(got) == (pieces if size == 1 else 1) + 2
+
+
+def test_a_log_line_without_a_finding_is_an_error():
+    with pytest.raises(ValueError):
+        list(log_line([]))
+
+
+def _table(board: int, tricks: int, names: str) -> str:
+    """One table's result of a board of an event in a hall with an accented name."""
+    n, e, s, w = names.split(",")
+    tags = [("Event", "Pairs d'\u00e9t\u00e9"), ("Date", "2026.07.01"), ("Board", str(board)),
+            ("West", w), ("North", n), ("East", e), ("South", s), ("Dealer", "N"),
+            ("Vulnerable", "None"),
+            ("Deal", "N:5432.543.AKQ.AKQ KQJT.2.9876.9876 A98.AKQJT.54.543 76.9876.JT32.JT2"),
+            ("Declarer", "S"), ("Contract", "4H"), ("Result", str(tricks))]
+    return "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n"
+
+
+def _notes_item(findings, line):
+    item = FieldNotes(None, findings)
+    item.line = line
+    return item
+
+
+def test_jsonl_writes_the_notes_of_one_line_as_that_line():
+    """A board, a director's log item (its own line), then the notes: two items of line 0,
+    one of line 1: four lines, each the one ``json_board`` writes of what it holds."""
+    board = Rendered({"board": "7", "status": "clean"}, [])
+    log = Rendered(None, NOTES[4:])
+    items = [board, log, _notes_item(NOTES[:2], 0), _notes_item(NOTES[2:3], 0),
+             _notes_item(NOTES[3:], 1)]
+    for size in (1, 1 << 16):
+        out = []
+        lines = JsonLines(out.append, lambda text: out.append(text + "\n"), json_board, size)
+        for r in items:
+            lines.add(r)
+        lines.close()
+        assert "".join(out).splitlines() == [json_board(r) for r in (
+            board, log, Rendered(None, NOTES[:3]), Rendered(None, NOTES[3:]))]
+
+
+def _table(board: int, tricks: int, names: str) -> str:
+    """One table's result of a board of an event in a hall with an accented name."""
+    n, e, s, w = names.split(",")
+    tags = [("Event", "Pairs d'\u00e9t\u00e9"), ("Date", "2026.07.01"), ("Board", str(board)),
+            ("West", w), ("North", n), ("East", e), ("South", s), ("Dealer", "N"),
+            ("Vulnerable", "None"),
+            ("Deal", "N:5432.543.AKQ.AKQ KQJT.2.9876.9876 A98.AKQJT.54.543 76.9876.JT32.JT2"),
+            ("Declarer", "S"), ("Contract", "4H"), ("Result", str(tricks))]
+    return "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n"
+
+
+def test_the_notes_lines_of_jsonl_do_not_depend_on_the_items_that_carry_them(tmp_path,
+                                                                            monkeypatch):
+    """Board 1 at two tables makes the event a field to score; boards 2 to 6 were played at
+    one table each, so each gets SC001 (no other result): five notes.  However many notes an
+    item carries (here one), they make the same jsonl lines: one line of the five (as
+    ``json.dumps`` writes it, accented text as itself); with lines of four notes, two."""
+    path = tmp_path / "\u00e9t\u00e9.pbn"
+    path.write_text(_table(1, 10, "A,B,C,D") + _table(1, 11, "E,F,G,H")
+                    + "".join(_table(b, 10, "A,B,C,D") for b in range(2, 7)), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    def notes_lines() -> list[str]:
+        out = CliRunner().invoke(main, ["audit", path.name, "--format", "jsonl"]).stdout
+        return [line for line in out.splitlines() if line.startswith('{"log"')]
+
+    whole = notes_lines()
+    monkeypatch.setattr(gather, "_ITEM", 1)
+    assert notes_lines() == whole and len(whole) == 1
+    item = json.loads(whole[0])
+    assert [(f["code"], f["board"]) for f in item["findings"]] == [
+        ("SC001", str(b)) for b in range(2, 7)]
+    assert whole[0] == json.dumps(item, ensure_ascii=False) and "\u00e9t\u00e9" in whole[0]
+    monkeypatch.setattr(gather, "_NOTES", 4)
+    assert [len(json.loads(line)["findings"]) for line in notes_lines()] == [4, 1]

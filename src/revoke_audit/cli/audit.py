@@ -30,7 +30,7 @@ from ..scoring.standings import STANDING_COLUMNS, changes, standings
 from ..reports.rows import names_a_board
 from ..engine.run import render_sources
 from ..reports.sarif import write_sarif
-from ..reports.streamed_json import JsonSpools, placeholder, write_document
+from ..reports.streamed_json import JsonLines, JsonSpools, placeholder, write_document
 from ..reports.selection import ALL, Selection, screen
 from .main import ByteSize, FAIL_LEVELS, IOFailure, LIMITS, SettingsError, _codes, _many, _no_clash, _read_log, config_option, main
 
@@ -141,11 +141,17 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     collected = None
     read = Counter()  # hand records read, before --select and the baseline
     corrections = Corrections()
+    # the corrections are listed by the text output, --corrections and the page only: for
+    # any other run, gathering them would only hold one item a revoke until the end
+    listed = bool(corrections_path or page is not None
+                  or (fmt == "text" and not (quiet or statistics)))
     no_board: list[object] = []  # the codes of the rows of sources that gave no board
     bar = _progress(len(sources), quiet, progress)
     try:
         if fmt in ("json", "sarif"):
             collected = JsonSpools(f"the --format {fmt} document")
+        elif fmt == "jsonl":
+            collected = JsonLines(echo_part, echo, json_board)
         documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
         documents += [corrections_path] if corrections_path else []
         fields = Fields(scoring)
@@ -170,7 +176,8 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
                     codes.update(str(f["code"]) for f in r.findings)
                     marked += sum(1 for f in r.findings if f.get("marked") is True)
                 bar.boards += r.boards
-                corrections.add(r)
+                if listed:
+                    corrections.add(r)
                 if page is not None:
                     page.add(r)
                 if not held:
@@ -342,13 +349,17 @@ def _emit(r, fmt, quiet, collected) -> None:
         for f in r.findings:
             echo(github_line(f))
     elif fmt == "jsonl":
-        echo(json_board(r))
+        collected.add(r)
     elif fmt in ("json", "sarif"):
         collected.add(r.row, r.findings)
 
 
-def _finish_stdout(fmt, collected: "JsonSpools | None") -> None:
-    """The one document of ``--format json`` or ``sarif``, streamed from the spools."""
+def _finish_stdout(fmt, collected: "JsonSpools | JsonLines | None") -> None:
+    """The one document of ``--format json`` or ``sarif``, streamed from the spools; the
+    last line of ``--format jsonl`` ended."""
+    if isinstance(collected, JsonLines):
+        collected.close()
+        return
     if collected is None:
         return
     with collected:

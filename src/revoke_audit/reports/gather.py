@@ -28,24 +28,36 @@ _QUOTABLE = tuple(_WANTED.index(c) for c in ("source", "event", "date", "room", 
 _NO_TAG = ("", "", "", None)
 
 
-_NOTES = 4096  # the notes in one item
+_NOTES = 4096  # the notes in one line of --format jsonl (``FieldNotes.line``)
+_ITEM = 256  # the notes in one item: a generator holds its last item while the next is made
 
 
 class FieldNotes(Rendered):
     """Notes of the fields that could not be scored, every board's in findings.csv, and
     in the text output one line per event and cause (``summary``: all the run's, given by
-    the first of these items; ``counted``)."""
+    the first of these items; ``counted``).  ``line``: which line of ``--format jsonl`` they
+    go in, 4,096 notes a line, however many items carry them."""
 
     counted: dict[tuple[str, str, str], int] | None = None
+    line: int = 0
 
     def summary(self, line: Callable[[dict[str, object]], str]) -> list[str]:
         return summary_lines(self.counted or {})
+
+    def __reduce__(self):
+        """Pickled as a ``Rendered`` is (held on disk for the figures: ``Deferred``), and
+        unpickled as itself, with its counts and its line."""
+        return _unpickled, (*super().__reduce__()[:2], self.counted, self.line)
+
+
+def _unpickled(make: Callable, args: tuple, counted: dict | None, line: int) -> FieldNotes:
+    return _notes(make(*args).findings, counted, line)
 
 
 def noted(fields: Fields, rendered: Iterable[Rendered]) -> Iterator[Rendered]:
     """``rendered`` as it is, each board's figures gathered into ``fields``; after the last
     board, the notes of the fields that cannot be scored (items without a board row, read
-    back from disk a few thousand at a time)."""
+    back from disk a few hundred at a time)."""
     for r in rendered:
         if r.row is not None:
             add(fields, r)
@@ -53,18 +65,18 @@ def noted(fields: Fields, rendered: Iterable[Rendered]) -> Iterator[Rendered]:
     notes = fields.score().notes
     counted = notes.counted() if notes else None
     batch: list[Note] = []
-    for note in notes:
+    for k, note in enumerate(notes):
         batch.append(_finding(note))
-        if len(batch) == _NOTES:
-            yield _notes(batch, counted)
+        if len(batch) == _ITEM:  # _NOTES a multiple of it: an item's notes share a line
+            yield _notes(batch, counted, k // _NOTES)
             batch, counted = [], None
     if batch:
-        yield _notes(batch, counted)
+        yield _notes(batch, counted, k // _NOTES)
 
 
-def _notes(batch: list[Note], counted: dict | None) -> FieldNotes:
+def _notes(batch: list[Note], counted: dict | None, line: int) -> FieldNotes:
     item = FieldNotes(None, batch)
-    item.counted = counted
+    item.counted, item.line = counted, line
     return item
 
 

@@ -93,11 +93,20 @@ def filter_rendered(rendered: Iterable, keep: Keep) -> Iterator:
         kept = [f for f in r.findings if keep(f)]
         if len(kept) == len(r.findings):
             yield r
-        elif r.row is None:  # the director's log's own findings: no board row to restate
+        elif r.row is None:  # the log's own findings, the fields' notes: no row to restate
             if kept:
-                yield r.restated(kept)
+                yield _rowless(r, kept)
         else:
             yield r.restated(kept, restate(r.row, kept))
+
+
+def _rowless(r, kept: list[dict[str, object]]):
+    """An item without a board row with the findings ``kept``; the fields' notes keep the
+    line of ``--format jsonl`` they go in (``gather.FieldNotes.line``)."""
+    out = r.restated(kept)
+    if hasattr(r, "line"):
+        out.line = r.line
+    return out
 
 
 def screen(rendered: Iterable, selection: Selection | None = None, baseline=None,

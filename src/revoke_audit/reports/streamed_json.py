@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import tempfile
 from contextlib import contextmanager
+from itertools import chain
 from typing import Callable, Iterable, Iterator
 
 from .targets import ReportError
@@ -98,6 +99,77 @@ def write_document(write: Callable[[str], None], template: dict, lists: dict[str
             tail = tail[tail.index("]") + 1:]
         text = tail
     write(text)
+
+
+def log_line(findings: Iterable[dict], size: int = 1 << 16, closed: bool = True
+             ) -> Iterator[str]:
+    """The ``--format jsonl`` line of an item without a board (the director's log's own
+    findings), without its newline, as ``json.dumps({"log": first["source"], "findings":
+    findings}, ensure_ascii=False)`` writes it (``report.json_board``), in pieces of about
+    ``size`` characters: one finding's text at a time, never the whole line, is held.
+    ``closed=False``: without the closing ``]}``, for more findings to follow."""
+    findings = iter(findings)
+    first = next(findings, None)
+    if first is None:
+        raise ValueError("an item without a board has at least one finding")
+    yield '{"log": ' + json.dumps(first["source"], ensure_ascii=False) + ', "findings": ['
+    yield from _listed(chain([first], findings), "", size)
+    if closed:
+        yield _CLOSE
+
+
+def _listed(findings: Iterable[dict], sep: str, size: int) -> Iterator[str]:
+    """The findings as a JSON list's items (after ``sep``, then ", " between them), in
+    pieces of about ``size`` characters."""
+    parts: list[str] = []
+    length = 0
+    for f in findings:
+        parts.append(sep + json.dumps(f, ensure_ascii=False))
+        length, sep = length + len(parts[-1]), ", "
+        if length >= size:
+            yield "".join(parts)
+            parts, length = [], 0
+    if parts:
+        yield "".join(parts)
+
+
+class JsonLines:
+    """``--format jsonl``: a line a board (``board_line``), a line an item without a board,
+    except the items of the fields' notes (``line``: ``gather.FieldNotes``), which come a few
+    hundred at a time: those of one line are written as that one line, a piece at a time
+    (``log_line``).  ``write_part``: text; ``write_line``: text and the end of its line (the
+    output flushed).  ``close`` ends the last line."""
+
+    def __init__(self, write_part: Callable[[str], None], write_line: Callable[[str], None],
+                 board_line: Callable[[object], str], size: int = 1 << 16) -> None:
+        self._part, self._line, self._board_line = write_part, write_line, board_line
+        self._size = size
+        self._open: int | None = None  # the notes' line being written
+
+    def add(self, r) -> None:
+        line = getattr(r, "line", None) if r.row is None else None
+        if self._open is not None and line == self._open:
+            for part in _listed(r.findings, ", ", self._size):
+                self._part(part)
+            return
+        self.close()
+        if r.row is not None:
+            self._line(self._board_line(r))
+            return
+        for part in log_line(r.findings, self._size, closed=line is None):
+            self._part(part)
+        if line is None:
+            self._line("")
+        self._open = line
+
+    def close(self) -> None:
+        """The notes' line being written ended."""
+        if self._open is not None:
+            self._line(_CLOSE)
+            self._open = None
+
+
+_CLOSE = "]}"  # the end of a line without a board: its findings' list, the object
 
 
 def placeholder(name: str) -> list[str]:

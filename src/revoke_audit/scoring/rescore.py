@@ -109,9 +109,9 @@ class Fields:
 
     def entry(self, row: tuple) -> Entry:
         """An entry's row (``store.ENTRY``) as an ``Entry``."""
-        index, ordinal, _field, before, after, line, game, texts, names, table = row
-        source, room, match, scoring, teams, contract, declarer, vul = (
-            self._made.get(texts) or self._texts(texts))
+        (index, ordinal, _field, before, after, line, game, texts, contract, declarer, vul,
+         names, table) = row
+        source, room, match, scoring, teams = self._made.get(texts) or self._texts(texts)
         return _new(Entry, (ordinal, source, line, game, room, match, before, after,
                             self._store.shared[names], scoring, teams, contract, declarer,
                             None if table is None else table_of(table), vul, index))
@@ -121,12 +121,11 @@ class Fields:
         teams), made once for all the entries that share them."""
         got = self._made.get(number)
         if got is None:
-            source, room, match, scoring, contract, declarer, vul = self._store.shared[number]
+            source, room, match, scoring = self._store.shared[number]
             teams = tuple(match.split("|")[:2]) if match else _NO_TEAMS
             if not any(teams):  # a match whose teams are not named: its file (and round)
                 match = f"{source}|{match}" if match else source
-            got = self._made[number] = (source, room, match, scoring, teams,
-                                        contract, declarer, vul)
+            got = self._made[number] = (source, room, match, scoring, teams)
         return got
 
     def fields(self) -> Iterator[tuple[tuple[str, str, str, str], list[Entry]]]:
@@ -241,7 +240,8 @@ def _score_all(fields: Fields) -> Scored:
 
 def _unnamed(results: Results, shared: list[tuple]) -> Iterator[Note]:
     """SC003: the results of the tables whose players are not all named, in order."""
-    unnamed = {n for n, texts in enumerate(shared) if len(texts) == 4 and not all(texts)}
+    unnamed = {n for n, texts in enumerate(shared)  # players: a plain tuple, not ``Shared``
+               if type(texts) is tuple and len(texts) == 4 and not all(texts)}
     if not unnamed:
         return
     for row in results.rows():

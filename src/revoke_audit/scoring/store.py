@@ -14,8 +14,11 @@ rows go in a few thousand at a time as the boards come (DuckDB is built for colu
 bulk and costs tens of megabytes on import), and the scoring needs only a group by field, in
 the order of each field's first board.
 
-Texts are kept once each, in memory, as numbers (``number``): events, sources, rooms, players
-- a few thousand of them in a large archive, never one a board."""
+Texts are kept once each, in memory, as numbers (``number``): events, sources with their
+rooms, matches and Scoring tags, players - a few thousand of them in a large archive, never
+one a board.  A board's contract, declarer and vulnerability are columns of its row: numbered
+with the others, they made one set of texts a board in a vugraph archive (about 300 bytes a
+board, held to the end)."""
 from __future__ import annotations
 
 import json
@@ -40,9 +43,6 @@ class Shared(NamedTuple):
     room: str
     match: str
     scoring: str
-    contract: str
-    declarer: str
-    vul: str
 
 
 class Store:
@@ -58,6 +58,8 @@ class Store:
         self.count = 0  # entries added
         self._members = 0  # the entries when the fields were last found (``_grouped``)
         self._shared: dict[tuple, int] = {}  # texts -> their number
+        # a board's ``Shared`` texts -> their number, apart: four players could read the same
+        self._sources: dict[tuple, int] = {}
         self.shared: list[tuple] = []  # texts by their number
         self._boards: dict[str, int] = {}  # a board "number" that is not one -> its own
         self._board_list: list[str] = []
@@ -73,7 +75,8 @@ class Store:
                 db.execute(f"PRAGMA {pragma}")
             db.execute("CREATE TABLE entry (idx INTEGER PRIMARY KEY, ordinal INTEGER, "
                        "field INTEGER, before INTEGER, after INTEGER, line INTEGER, "
-                       "game INTEGER, texts INTEGER, names INTEGER, tbl TEXT)")
+                       "game INTEGER, texts INTEGER, names INTEGER, tbl TEXT, contract TEXT, "
+                       "declarer TEXT, vul TEXT)")
             # the figures come field by field, their boards' places scattered: indexed by
             # place once, when first read (``query``), not row by row
             db.execute("CREATE TABLE figure (ordinal INTEGER, n INTEGER, mp REAL, "
@@ -93,7 +96,7 @@ class Store:
 
     def flush(self) -> None:
         """Every row waiting in memory into the database."""
-        for name, rows, marks in (("entry", self._entries, 10), ("figure", self._figures, 7),
+        for name, rows, marks in (("entry", self._entries, 13), ("figure", self._figures, 7),
                                   ("result", self._results, 5), ("note", self._notes, 2)):
             if rows:
                 db = self.db()
@@ -127,34 +130,39 @@ class Store:
             names: Sequence[tuple], tables: Iterable[tuple | None]) -> None:
         """Boards as columns, one value a board each: their places among the run's board
         rows, their events (event, section, date), board numbers as written, N-S scores
-        before and after, lines and games, shared texts (``Entry``'s source, room, match,
-        scoring, contract, declarer, vul), players and ScoreTables (the tag, the lines)."""
+        before and after, lines and games, texts (``Entry``'s source, room, match, scoring,
+        contract, declarer, vul: the first four shared, ``Shared``), players and ScoreTables
+        (the tag, the lines)."""
         fields = [event << 32 | int(board) if is_number(board) else self.field(event, board)
                   for event, board in zip(self._numbers(events), boards)]
         tables = [None if t is None else json.dumps(t) for t in tables]
         start = self.count
         self.count += len(fields)
+        shared = [t[:4] for t in texts]
         self._entries.extend(zip(range(start, self.count), ordinals, fields, before, after,
-                                 lines, games, self._numbers(texts, Shared._make),
-                                 self._numbers(names), tables))
+                                 lines, games, self._numbers(shared, Shared._make),
+                                 self._numbers(names), tables, *_columns(texts, 4, 7)))
         if len(self._entries) >= _BATCH:
             self.flush()
 
     def _numbers(self, values: Sequence[tuple], made=None) -> list[int]:
         """The number of each of ``values`` (``number``; a new one kept as ``made`` makes
         it)."""
-        got = list(map(self._shared.get, values))
+        book = self._shared if made is None else self._sources
+        got = list(map(book.get, values))
         if None in got:
             for i, n in enumerate(got):
                 if n is None:
-                    got[i] = self.number(values[i] if made is None else made(values[i]))
+                    got[i] = self.number(values[i] if made is None else made(values[i]), book)
         return got
 
-    def number(self, texts: tuple) -> int:
-        """The number of ``texts`` (one copy of each kept)."""
-        got = self._shared.get(texts)
+    def number(self, texts: tuple, book: dict[tuple, int] | None = None) -> int:
+        """The number of ``texts`` (one copy of each kept), in ``book`` (by default, the
+        texts other than a board's ``Shared``)."""
+        book = self._shared if book is None else book
+        got = book.get(texts)
         if got is None:
-            got = self._shared[texts] = len(self.shared)
+            got = book[texts] = len(self.shared)
             self.shared.append(texts)
         return got
 
@@ -249,7 +257,13 @@ class Store:
 
 
 #: An entry's columns as ``members`` and the results give them.
-ENTRY = "e.idx, e.ordinal, e.field, e.before, e.after, e.line, e.game, e.texts, e.names, e.tbl"
+ENTRY = ("e.idx, e.ordinal, e.field, e.before, e.after, e.line, e.game, e.texts, e.contract, "
+         "e.declarer, e.vul, e.names, e.tbl")
+
+
+def _columns(rows: Sequence[tuple], start: int, stop: int) -> list[tuple]:
+    """The columns ``start`` to ``stop`` of ``rows``."""
+    return [tuple(row[c] for row in rows) for c in range(start, stop)]
 
 
 def table_of(text: str | None) -> tuple[str, tuple[str, ...]] | None:
