@@ -37,3 +37,35 @@ def test_a_result_no_ruling_gives_is_a_record_error():
     assert held is None
     f = not_given(rp, (10, 10), 12)
     assert f.code == "RC022" and "Result of 12 tricks" in f.message and "(10)" in f.message
+
+
+def test_the_1997_second_trick_the_cards_force_finds_the_tables_ruling(tmp_path):
+    """fixtures/rulings/1997-second-trick-by-the-cards.pbn, board 1 with South winning trick 5
+    (DA, West DT) and Result 12: declarer has 5 after trick 5 and the cards allow 7 to 11.
+    West revoked on trick 2 and still holds SJ, the top trump left: he must win a trick of
+    the rest with it, and E-W take another (at least 2 of tricks 6-13 in every total the cards
+    allow), so 64A2 (1997) moves 2 tricks from each: 7 -> 9, ..., 10 -> 12, 11 -> 13.  Only 10
+    gives the stated 12: the table's ruling under the 1997 Laws applied (the 2017 Laws, tried
+    first when applied, find 11 + 1)."""
+    from pathlib import Path
+
+    from revoke_audit.formats import read_boards
+
+    text = (Path(__file__).resolve().parents[1] / "fixtures" / "rulings"
+            / "1997-second-trick-by-the-cards.pbn").read_text()
+    start = text.index("[Event")
+    path = tmp_path / "x.pbn"
+    path.write_text(text[start:text.index("\n\n[Event", start)].replace(
+        "DQ D3 D6 D2", "DT D3 D6 DA").replace('[Result "10"]', '[Result "12"]') + "\n")
+    rp = replay(next(iter(read_boards([path]))))
+    cards = at_end(rp)
+    assert cards.span == (7, 11)
+    held = table_ruling(rp, get_edition("1997"), 12, cards)
+    assert held is not None and (held.from_cards, held.title) == (10, "the 1997 Laws")
+    assert table_ruling(rp, get_edition("2017"), 12, cards).from_cards == 11  # 2017: one trick
+    ruling = as_held(rp, held, 12, None, cards.span)
+    (revoke,) = [f for f in ruling.findings if f.code == "RV001"]
+    assert revoke.transferred == 2 and "West must win a trick of the claim with SJ" in revoke.message
+    assert ("the cards allow declarer 7 to 11 over tricks 6-13 (the record stops after trick 5);"
+            " only 10 with 64A2's 2 tricks (the 1997 Laws) gives the stated 12") in \
+        ruling.findings[-1].message

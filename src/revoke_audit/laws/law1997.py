@@ -72,9 +72,30 @@ class Laws1997(Laws2017):
                     f"one trick, plus one because {seat_name(fact.seat)} won trick {u} with "
                     f"{card_str(card)}, which he could legally have played to trick {t}: "
                     f"{tricks(n)} transferred to {side_name(fact.seat + 1)} (64A2, 1997)")
+            sure = self._sure_second(rp, fact, pool)
+            if sure is not None:
+                return sure
         unknown = self._claimed_second(rp, fact, pool, won_t)
         n, law, why = super().transfer(rp, fact, pool)
         return n, law, why + unknown
+
+    def _sure_second(self, rp: Replay, fact: RevokeFact, pool: TrickPool
+                     ) -> tuple[int, str, str] | None:
+        """64A2 (1997) where the record stops with a claim: the second trick is known when the
+        offender still holds a card he could legally have played to the revoke trick that is
+        the top trump left (``top_trump_kept``) - he must win a trick of the claim with it -
+        and his side won another trick from the revoke trick on; None otherwise."""
+        card = top_trump_kept(rp, fact)
+        side, t = fact.seat % 2, fact.trick
+        claimed = [u for u in pool.won_by(side, t + 1) if u > len(rp.tricks)]
+        if card is None or not claimed or len(pool.won_by(side, t)) < 2:
+            return None
+        pool.taken.add(claimed[-1])
+        n = 1 + pool.take(side, t, 1)
+        return n, "64A2", (
+            f"one trick, plus one because {seat_name(fact.seat)} must win a trick of the claim "
+            f"with {card_str(card)}, the top trump left, which he could legally have played to "
+            f"trick {t}: {tricks(n)} transferred to {side_name(fact.seat + 1)} (64A2, 1997)")
 
     def _claimed_second(self, rp: Replay, fact: RevokeFact, pool: TrickPool, won_t: bool) -> str:
         """Say only what the record shows: when his side won tricks of the claim (not played
@@ -105,3 +126,22 @@ class Laws1997(Laws2017):
         super().rule_defect(rp, fact, pool, ruling)
         if fact.kind == "omitted" and len(ruling.findings) > before:
             ruling.findings[-1] = replace(ruling.findings[-1], law="67B1(b)")
+
+
+def top_trump_kept(rp: Replay, fact: RevokeFact) -> int | None:
+    """The card of ``fact``'s suit led the offender held at the revoke and still holds where the
+    record stops with a claim, when it is the highest trump among the cards not yet in a
+    complete trick: whichever trick he plays it to, he wins it (64A2, 1997).  Only a trump is
+    certain (a side suit's top card can be ruffed, or discarded); in notrump nothing is."""
+    if rp.claim is None or rp.trump is None or rp.unsure_hands or None in rp.record.hands:
+        return None
+    played = {c for t in rp.tricks for _, c, _ in t.plays}
+    done = {c for t in rp.complete_tricks for _, c, _ in t.plays}
+    kept = [c for c in range(52) if fact.held >> c & 1 and c not in played
+            and c // 13 == rp.trump]
+    if not kept:
+        return None
+    trumps_left = [c for c in range(52) if c // 13 == rp.trump and c not in done
+                   and any(h >> c & 1 for h in rp.record.hands)]
+    return kept[-1] if kept[-1] == max(trumps_left) else None
+
