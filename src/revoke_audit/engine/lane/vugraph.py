@@ -20,12 +20,13 @@ import re
 from ...core.cards import NOTRUMP, winning_index
 from ...formats.lin.block import PlainBlock
 from ...formats.lin.board import _CLAIM, _QX, _VUL_OF
-from ...formats.lin.values import CARD_OF, read_md_hands
+from ...formats.lin.values import CARD_OF
 from ...replay.by_cards import EXACT_CARDS, EXACT_TRICKS, _range, played_counts
 from ...replay.checks import _vugraph_result
 from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
-from .common import _CLAIMED, _PLAYED, Problems, board_row, duplicate_edition, memo
+from .common import _CLAIMED, _PLAYED, board_row, duplicate_edition, memo
+from . import kernel
 from .lin import _calls, _tricks
 
 # the values of the board's calls, cards and claims: keys and values alternate (``block``), and
@@ -41,23 +42,19 @@ def plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
     keys, values, text = pb.keys, pb.values, pb.text
     if values.count("mb") or values.count("pc") or values.count("mc"):
         return None  # a value that is a key's name: the scans below would take it for a key
-    deal = memo(_deal, (values[keys.index("md")],))
+    deal = memo(kernel.lin_deal, (values[keys.index("md")],))
     vul = _VUL_OF.get(values[keys.index("sv")].strip().lower())
     if deal is None or vul is None:
         return None  # PS209, an md problem, or a hand unknown
     dealer, hands = deal
-    calls = memo(_calls, (tuple(_MB.findall(text)),))
-    if calls is None:
-        return None  # PS206
+    auction = memo(_auction, (tuple(_MB.findall(text)), dealer))
+    if auction is None:
+        return None  # PS206, no contract
+    contract, declarer, trump = auction
     claims = _MC.findall(text)
     claim = _claim(claims)
     if claims and claim is None:
         return None  # PS208, or claims that change
-    contract, declarer = memo(derive_contract, (calls, dealer))
-    if contract is None or contract == "Pass" or declarer is None:
-        return None
-    strain = parse_contract(contract)[1]
-    trump = None if strain == NOTRUMP else strain
     cards = list(map(CARD_OF.get, _PC.findall(text)))
     got = _tricks(hands, cards, (declarer + 1) % 4, trump, declarer & 1)
     if got is None:
@@ -80,14 +77,17 @@ def plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
     return Rendered(row, [])
 
 
-def _deal(md: str) -> tuple[int, tuple[int, int, int, int]] | None:
-    """(dealer, hands) of an ``md`` value the reader reads without a problem, all four hands
-    known (the two rooms of a match share it: remembered)."""
-    d = Problems()
-    dealer, hands = read_md_hands(md, 0, d)
-    if d or dealer is None or hands is None or None in hands:
+def _auction(values: tuple[str, ...], dealer: int) -> tuple[str, int, int | None] | None:
+    """(contract, declarer, trump) of the ``mb`` values as the reader reads them, when every
+    call is readable and the auction ends in a contract."""
+    calls = _calls(values)
+    if calls is None:
+        return None  # PS206
+    contract, declarer = derive_contract(calls, dealer)
+    if contract is None or contract == "Pass" or declarer is None:
         return None
-    return dealer, hands
+    strain = parse_contract(contract)[1]
+    return contract, declarer, None if strain == NOTRUMP else strain
 
 
 def _rs(rs: str, contract: str, declarer: int, tricks: int) -> tuple[int | None, bool]:
@@ -122,6 +122,8 @@ def _settled(hands: tuple[int, int, int, int], cards: list[int], declarer: int,
     position where it stops (at most ``EXACT_CARDS`` cards left), two plain lines of play that
     split the result (then none), else the range of every legal continuation, when it is one
     number."""
+    if 52 - len(cards) > EXACT_CARDS:
+        return None  # more cards left than the full audit tries
     left = list(hands)
     leader = (declarer + 1) % 4
     whole = len(cards) - len(cards) % 4
@@ -134,8 +136,6 @@ def _settled(hands: tuple[int, int, int, int], cards: list[int], declarer: int,
     for i, c in enumerate(started):
         left[(leader + i) % 4] &= ~(1 << c)
     at = tuple(left)
-    if sum(bin(h).count("1") for h in at) > EXACT_CARDS:
-        return None
     side = declarer & 1
     if len(played_counts(at, leader, started, trump, side)) > 1:
         return None

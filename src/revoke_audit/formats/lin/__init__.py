@@ -92,6 +92,7 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: boo
             boards.game += 1
             yield pb
 
+    block_ends = block.ENDS
     lineno = first_line - 1
     held: tuple[int, bytes] | None = None  # a plain line, until the next line starts a board
     board_lines: list[tuple[int, bytes, bool]] | None = None  # a vugraph board's, held
@@ -99,13 +100,13 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: boo
         for lineno, raw, cut in iter_lines(stream, first_line=first_line):
             if plain:
                 if board_lines is not None:
-                    if block.ends(raw, cut):
+                    if raw.startswith(block_ends) and block.ends(raw, cut):
                         yield from take_block(board_lines)
                         board_lines = None
-                    elif len(board_lines) < block.MAX_LINES:
+                    elif len(board_lines) < block.MAX_LINES and not cut:
                         board_lines.append((lineno, raw, cut))
                         continue
-                    else:  # too long for the lane: pair by pair, as if never held
+                    else:  # too long for the lane, or cut: pair by pair, as if never held
                         for held_line in board_lines:
                             yield from read_line(*held_line)
                         board_lines = None

@@ -33,7 +33,7 @@ from ..lines import strip_c1
 # a board names or a title, or change the header
 KEYS = frozenset(k for k in _KEY_OF if k.islower()) - {"pn", "ah", "vg", "rs"}
 # a line that ends the held board with its first pair, closed on the line
-_ENDS = (b"qx|", b"pn|", b"md|", b"vg|")
+ENDS = (b"qx|", b"pn|", b"md|", b"vg|")
 MAX_LINES = 400  # lines held for one board at most; a longer board is read pair by pair
 
 
@@ -46,9 +46,10 @@ class PlainBlock(PlainLine):
 
     __slots__ = ("lines", "keys", "values", "header")
 
-    def __init__(self, source: str, line: int, game: int, lines: list[tuple[int, bytes]],
+    def __init__(self, source: str, line: int, game: int, lines: list[tuple[int, bytes, bool]],
                  text: str, keys: list[str], values: list[str], header: Header) -> None:
-        super().__init__(source, line, game, text)
+        self.source, self.line, self.game, self.text = source, line, game, text
+        self._record = None
         self.lines = lines
         self.keys = keys
         self.values = values
@@ -61,11 +62,11 @@ class PlainBlock(PlainLine):
             boards.header = self.header
             boards.game = self.game - 1
             lexer = PairLexer()
-            for lineno, raw in self.lines:
+            for lineno, raw, _ in self.lines:
                 for key, value, key_line in lexer.pairs(lexer.decode(raw, False, lineno),
                                                         lineno):
                     boards.take(key, value, key_line)
-            boards.flush(self.lines[-1][0] + 1, final=True)
+            boards.flush(self.lines[-1][0] + 1, final=True)  # as the next board's key would
             self._record = boards.out[0]
         return self._record
 
@@ -85,7 +86,7 @@ def starts(raw: bytes, cut: bool) -> bool:
 
 def ends(raw: bytes, cut: bool) -> bool:
     """Whether a line ends the board before it with its first pair, closed on the line."""
-    return (not cut and raw.startswith(_ENDS) and raw.find(b"|", 3) != -1)
+    return (not cut and raw.startswith(ENDS) and raw.find(b"|", 3) != -1)
 
 
 def ready(lexer: PairLexer, boards: BoardReader) -> bool:
@@ -102,26 +103,35 @@ def ready(lexer: PairLexer, boards: BoardReader) -> bool:
 
 def block(source: str, game: int, held: list[tuple[int, bytes, bool]], header: Header
           ) -> PlainBlock | None:
-    """The held lines as one ``PlainBlock`` (numbered ``game``), or None when they must be
-    read pair by pair."""
-    raws = [raw for _, raw, _ in held if raw]  # a blank line: no pair
-    for _, raw, cut in held:
-        if cut or (raw and raw[-1] != 124):  # 124: "|" closes every line's last pair
-            return None
-    whole = b"".join(raws)
-    if len(whole) > MAX_VALUE:
-        return None
+    """The held lines (none cut: ``read_lin`` holds no cut line) as one ``PlainBlock``
+    (numbered ``game``), or None when they must be read pair by pair."""
+    whole = b"\n".join([raw for _, raw, _ in held if raw])  # a blank line: no pair
+    if (len(whole) > MAX_VALUE or whole[-1] != 124
+            or whole.count(b"\n") != whole.count(b"|\n")):
+        return None  # a line not closed by "|" (124): its last value runs on
     try:
         text = whole.decode("utf-8")
     except UnicodeDecodeError:
         return None  # PS002, from the reader
     if not text.isascii():
         text = strip_c1(text)  # as the lexer does, line by line (a C1 character is no "|")
+    text = text.replace("\n", "")  # each line closed by "|": the lines' pairs, joined
     parts = text.split("|")
-    keys, values = parts[0:-1:2], parts[1::2]
+    keys = parts[0:-1:2]
     if (len(parts) % 2 == 0 or keys[0] != "qx" or not KEYS.issuperset(keys)
             or keys.count("qx") != 1 or keys.count("md") != 1 or keys.count("sv") != 1
             or "mb" not in keys or len(keys) > 4000):
         return None
-    lines = [(lineno, raw) for lineno, raw, _ in held if raw]
-    return PlainBlock(source, lines[0][0], game, lines, text, keys, values, header.copy())
+    return PlainBlock(source, held[0][0], game, held, text, keys, parts[1::2], _copy(header))
+
+
+def _copy(header: Header) -> Header:
+    """A copy of ``header`` as it is now, the same copy while it is unchanged (``BoardReader``
+    gives a new ``vg`` a new header, new names and results new lists)."""
+    got = _last
+    if got[0] is not header or got[1] is not header.names or got[2] is not header.results:
+        got[:] = [header, header.names, header.results, header.copy()]
+    return got[3]
+
+
+_last: list = [None, None, None, None]  # (header, its names, its results, their copy)
