@@ -27,7 +27,7 @@ from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
 from .common import _CLAIMED, _PLAYED, board_row, duplicate_edition, memo
 from . import kernel
-from .lin import _calls, _tricks
+from .lin import _calls
 
 # the values of the board's calls, cards and claims: keys and values alternate (``block``), and
 # no value is a key's name (``plain_row`` checks), so a scan finds the pairs and only them
@@ -38,33 +38,56 @@ _MC = re.compile(r"\|mc\|([^|]*)")
 
 def plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
     """The rows of a plain vugraph board with nothing to find; None when the full audit must
-    see it."""
+    see it (as for anything this lane did not foresee: one board never stops a file)."""
+    try:
+        return _plain_row(pb, options)
+    except Exception:  # pragma: no cover - the full audit reads the board and says what it is
+        return None
+
+
+def _plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
     keys, values, text = pb.keys, pb.values, pb.text
     if values.count("mb") or values.count("pc") or values.count("mc"):
         return None  # a value that is a key's name: the scans below would take it for a key
-    deal = memo(kernel.lin_deal, (values[keys.index("md")],))
+    md = values[keys.index("md")]
+    deal = _DEALS.get(md, _MISSING)
+    if deal is _MISSING:
+        deal = _remember(_DEALS, md, kernel.lin_deal(md))
     vul = _VUL_OF.get(values[keys.index("sv")].strip().lower())
     if deal is None or vul is None:
         return None  # PS209, an md problem, or a hand unknown
     dealer, hands = deal
-    auction = memo(_auction, (tuple(_MB.findall(text)), dealer))
+    calls = (tuple(_MB.findall(text)), dealer)
+    auction = _AUCTIONS.get(calls, _MISSING)
+    if auction is _MISSING:
+        auction = _remember(_AUCTIONS, calls, _auction(*calls))
     if auction is None:
         return None  # PS206, no contract
     contract, declarer, trump = auction
     claims = _MC.findall(text)
-    claim = _claim(claims)
+    claim = _claim(claims) if claims else None
     if claims and claim is None:
         return None  # PS208, or claims that change
     cards = list(map(CARD_OF.get, _PC.findall(text)))
-    got = _tricks(hands, cards, (declarer + 1) % 4, trump, declarer & 1)
+    n = len(cards)
+    if not n or n > 52 or 48 < n < 52 or None in cards:
+        return None  # no card, or one unreadable; the last trick's cards: the full audit's
+    got = kernel.time_tricks(hands, cards, (declarer + 1) % 4, trump, declarer & 1)
     if got is None:
         return None
     tricks, by_cards = _outcome(hands, cards, declarer, trump, *got, claim)
     header = pb.header
-    laws = memo(duplicate_edition, ("", header.event, options.laws))
+    event = (header.event, options.laws)
+    laws = _LAWS.get(event, _MISSING)
+    if laws is _MISSING:
+        laws = _remember(_LAWS, event, duplicate_edition("", *event))
     if tricks is None or laws is None:
         return None
-    room, board = memo(_room_board, (values[0],))
+    seat = (values[0], header)
+    got = _SEATS.get(seat)
+    if got is None:
+        got = _remember(_SEATS, seat, _room_names(*seat))
+    room, board, names = got
     stated = claim
     rs = header.result_for(board, room)
     if rs:  # the vugraph result is the stated one (``replay.checks.stated_result``)
@@ -72,9 +95,32 @@ def plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
         if found:
             return None  # RC024
     row = board_row(pb.source, pb.line, pb.game, header.event, "", board, room, dealer, vul,
-                    declarer, contract, tricks, stated, laws, header.names_for(None, room))
+                    declarer, contract, tricks, stated, laws, names)
     row["tricks_by_cards"] = by_cards
     return Rendered(row, [])
+
+
+_MISSING = object()
+_DEALS: dict[str, object] = {}  # md -> (dealer, hands) or None: both rooms' boards share one
+_AUCTIONS: dict[tuple, object] = {}  # (mb values, dealer) -> (contract, declarer, trump) or None
+_LAWS: dict[tuple, object] = {}  # (event, --laws) -> the edition's name, or None
+_SEATS: dict[tuple, tuple] = {}  # (qx, header) -> (room, board, the room's N, E, S, W names)
+_KEEP = 4096  # entries kept in each of these before it starts again
+
+
+def _remember(cache: dict, key: object, value: object) -> object:
+    """``value`` kept in ``cache`` under ``key`` (the cache emptied when full)."""
+    if len(cache) >= _KEEP:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def _room_names(qx: str, header) -> tuple[str, str, tuple[str, str, str, str]]:
+    """The room and board number of a ``qx`` value, and the players of that room by the
+    header (``vugraph.Header.names_for``)."""
+    room, board = _room_board(qx)
+    return room, board, header.names_for(None, room)
 
 
 def _auction(values: tuple[str, ...], dealer: int) -> tuple[str, int, int | None] | None:

@@ -104,7 +104,16 @@ def ready(lexer: PairLexer, boards: BoardReader) -> bool:
 def block(source: str, game: int, held: list[tuple[int, bytes, bool]], header: Header
           ) -> PlainBlock | None:
     """The held lines (none cut: ``read_lin`` holds no cut line) as one ``PlainBlock``
-    (numbered ``game``), or None when they must be read pair by pair."""
+    (numbered ``game``), or None when they must be read pair by pair (as for anything not
+    foreseen here: the reader then says what it is)."""
+    try:
+        return _block(source, game, held, header)
+    except Exception:  # pragma: no cover
+        return None
+
+
+def _block(source: str, game: int, held: list[tuple[int, bytes, bool]], header: Header
+           ) -> PlainBlock | None:
     whole = b"\n".join([raw for _, raw, _ in held if raw])  # a blank line: no pair
     if (len(whole) > MAX_VALUE or whole[-1] != 124
             or whole.count(b"\n") != whole.count(b"|\n")):
