@@ -96,7 +96,10 @@ def _plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
             return None  # RC024
     row = board_row(pb.source, pb.line, pb.game, header.event, "", board, room, dealer, vul,
                     declarer, contract, tricks, stated, laws, names)
-    row["tricks_by_cards"] = by_cards
+    if row["tricks_by_cards"] != by_cards:  # a claim the cards settle
+        row["tricks_by_cards"] = by_cards
+        if hasattr(row, "line"):  # a row with its CSV line made: that line no longer says so
+            row.line = None  # (written from the cells instead)
     return Rendered(row, [])
 
 
