@@ -39,6 +39,9 @@ page against without, and the page's size; and on a generated PBN file of ``--ht
 boards (default 200,000) with a wrong stated result on one board in forty (as many RC023
 record errors) and a revoke in one in fifty, the same, and the seconds headless Chromium takes
 to open the page and render it, against an empty page (aim: a few seconds).
+``--against REV --vugraph-archive N`` adds a vugraph archive of N boards or more: copies of the
+shared archive's and corpus's LIN files (in the temporary folder), several passes under names
+of their own.
 ``--fields`` (and ``--large``) times the PBN audit with every board number played 10 to 20
 times (fields to score after the run) against the same run with rescoring switched off (aim:
 under 1.2x), and the file as generated (no field: only the gathering) against the same.
@@ -387,6 +390,9 @@ def main() -> None:
                          "environment and time its default audit against this tree's on the "
                          "same generated PBN and LIN files and a real folder (--folder, else "
                          "the project's archive beside it when present), with --jobs 1 and 2")
+    ap.add_argument("--vugraph-archive", type=int, default=0, metavar="N",
+                    help="with --against: also time a vugraph archive of at least N boards, "
+                         "built of copies of shared/archive's and the corpus's LIN files")
     ap.add_argument("--revoke-every", type=int, default=None, metavar="N",
                     help="one generated board in N has a revoke (default 50; 400 with --against, "
                          "about a real archive's rate)")
@@ -449,6 +455,27 @@ def default_folder() -> str | None:
     return folder if os.path.isdir(folder) else None
 
 
+def vugraph_archive(dest: str, boards: int) -> tuple[str, int]:
+    """A folder of at least ``boards`` boards: copies of every LIN file of the shared archive
+    and corpus (beside the project), in as many passes as it takes, each pass a folder of its
+    own (so each file has a name of its own; copies, not links: a run reads a file linked
+    twice once); (the folder, its boards).  It is made in the bench's temporary folder."""
+    from revoke_audit.formats import read_boards
+
+    shared = os.path.dirname(default_folder() or sys.exit("bench: no shared/archive folder"))
+    files = [os.path.join(root, name) for top in ("archive", "corpus")
+             for root, _, names in os.walk(os.path.join(shared, top)) for name in sorted(names)
+             if name.lower().endswith(".lin")]
+    per_pass = sum(1 for _ in read_boards(files))
+    passes = -(-boards // per_pass)
+    for k in range(passes):
+        for i, path in enumerate(files):
+            os.makedirs(os.path.join(dest, f"pass{k}"), exist_ok=True)
+            shutil.copyfile(path, os.path.join(dest, f"pass{k}",
+                                               f"{i:05d}-{os.path.basename(path)}"))
+    return dest, passes * per_pass
+
+
 def _against_main(args) -> None:
     """``--against REV``: generated PBN and LIN files and a real folder, both revisions."""
     tmp = tempfile.mkdtemp(prefix="revoke-audit-against-")
@@ -462,6 +489,9 @@ def _against_main(args) -> None:
 
             inputs[os.path.basename(os.path.normpath(folder))] = (
                 folder, sum(1 for _ in read_boards([folder])))
+        if args.vugraph_archive:
+            built, n = vugraph_archive(os.path.join(tmp, "vugraph"), args.vugraph_archive)
+            inputs[f"vugraph {n}"] = (built, n)
         compile_package()
         print(f"generated: {boards} boards, one in {REVOKE_EVERY} with a revoke; folder: "
               f"{folder or 'none'}; Python {sys.version.split()[0]}, {os.cpu_count()} cores")

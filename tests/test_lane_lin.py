@@ -32,7 +32,7 @@ def assert_same(data: bytes, monkeypatch, options=AuditOptions()) -> None:
     fast = rows(data, True, monkeypatch, options)
     assert fast == full
     items = list(read_lin(io.BytesIO(data), "x.lin", plain=True))
-    records = [i.record() if type(i) is PlainLine else i for i in items]
+    records = [i.record() if isinstance(i, PlainLine) else i for i in items]
     assert records == list(read_lin(io.BytesIO(data), "x.lin"))
 
 

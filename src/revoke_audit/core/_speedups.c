@@ -136,6 +136,99 @@ static PyObject *kernel_deal(PyObject *self, PyObject *arg)
                          (unsigned long long)hands[2], (unsigned long long)hands[3]);
 }
 
+/* One LIN md hand "SAKQHJT9D876C5432" from text[*pos] up to a comma or the end: the suit
+ * letters S, H, D, C in that order, upper case, each followed by its ranks (upper case, each
+ * once, any order); 0 with *mask, 1 for an empty hand, -1 on anything else. */
+static int read_lin_hand(const Py_UCS1 *text, Py_ssize_t len, Py_ssize_t *pos, uint64_t *mask)
+{
+    Py_ssize_t i = *pos;
+    uint64_t bits = 0;
+    int suit = -1;
+    if (i >= len || text[i] == ',')
+        return 1;
+    for (; i < len && text[i] != ','; i++) {
+        int s = suit_of(text[i]);
+        if (s >= 0) {
+            if (s != suit + 1)
+                return -1;
+            suit = s;
+            continue;
+        }
+        int r = rank_of(text[i]);
+        if (r < 0 || suit < 0)
+            return -1;
+        uint64_t bit = (uint64_t)1 << (13 * suit + r);
+        if (bits & bit)
+            return -1;
+        bits |= bit;
+    }
+    if (suit != 3)
+        return -1;
+    *pos = i;
+    *mask = bits;
+    return 0;
+}
+
+/* The dealer and hands (N, E, S, W) of a LIN md value written the usual way - a dealer digit,
+ * then South, West, North and East (East may be left empty: the rest of the deck), 13 cards
+ * each, every card once - or None (the lane's Python twin then reads it: lane.vugraph). */
+static PyObject *kernel_lin_deal(PyObject *self, PyObject *arg)
+{
+    static const int seat_of[4] = {2, 3, 0, 1};  /* LIN's S, W, N, E -> N E S W indexes */
+    static const int dealer_of[4] = {2, 3, 0, 1};  /* digits 1-4: S, W, N, E */
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "lin_deal() takes a str");
+        return NULL;
+    }
+    if (!PyUnicode_IS_ASCII(arg))
+        Py_RETURN_NONE;
+    const Py_UCS1 *text = PyUnicode_1BYTE_DATA(arg);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(arg);
+    if (len < 2 || text[0] < '1' || text[0] > '4')
+        Py_RETURN_NONE;
+    uint64_t hands[4] = {0, 0, 0, 0};
+    uint64_t all = 0;
+    int known = 0, empty = -1;
+    Py_ssize_t pos = 1;
+    for (int i = 0; i < 4; i++) {
+        if (i > 0) {
+            if (pos >= len) {
+                if (i < 3 || empty >= 0)
+                    Py_RETURN_NONE;
+                empty = 3;  /* "S..,S..,S.." without a last comma: East left empty */
+                break;
+            }
+            if (text[pos] != ',')
+                Py_RETURN_NONE;
+            pos++;
+        }
+        uint64_t mask = 0;
+        int got = read_lin_hand(text, len, &pos, &mask);
+        if (got < 0)
+            Py_RETURN_NONE;
+        if (got == 1) {
+            if (empty >= 0)
+                Py_RETURN_NONE;  /* two hands left empty: not a whole deal */
+            empty = i;
+            continue;
+        }
+        if (popcount64(mask) != 13 || (all & mask))
+            Py_RETURN_NONE;
+        hands[seat_of[i]] = mask;
+        all |= mask;
+        known++;
+    }
+    if (pos != len)
+        Py_RETURN_NONE;  /* a fifth hand, or more text */
+    if (known == 3)
+        hands[seat_of[empty]] = (((uint64_t)1 << 52) - 1) ^ all;
+    else if (known != 4)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(i(KKKK))", dealer_of[text[0] - '1'],
+                         (unsigned long long)hands[0], (unsigned long long)hands[1],
+                         (unsigned long long)hands[2], (unsigned long long)hands[3]);
+}
+
 /* The cards of the play tokens (split at whitespace as ``str.split`` splits, a last ``*``
  * dropped): 0 and their number in *n, or -1 when a token is not a card written "SA", or there
  * are more than 52. */
@@ -833,6 +926,8 @@ error:
 
 static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
+    {"lin_deal", kernel_lin_deal, METH_O,
+     "(dealer, masks N, E, S, W) of a LIN md value written the usual way, or None."},
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
      "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
     {"time_tricks", kernel_time_tricks, METH_VARARGS,

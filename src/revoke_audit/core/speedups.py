@@ -25,7 +25,7 @@ import os
 from types import ModuleType
 
 FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes",
-             "ascii_from", "one_game_each", "lin_splits", "plain_tags")
+             "ascii_from", "one_game_each", "lin_splits", "plain_tags", "lin_deal")
 
 
 def complete(module: ModuleType | None) -> ModuleType | None:

@@ -5,8 +5,9 @@ which everyone followed suit (Law 44C), the stated result or claim the play allo
 board the audit has nothing to say but its row, and building the record, the replay's tricks
 and the ruling costs more than the rest of the work.  A run reads with ``plain=True``: the
 readers hand over the plainest boards as their text (``formats.pbn.PlainGame``,
-``formats.lin.PlainLine``), and ``render_records`` sends each through its reader's lane
-(``pbn``, ``lin``: the reader's own functions on the values, the cards replayed on masks),
+``formats.lin.PlainLine``, a vugraph board's lines: ``formats.lin.block.PlainBlock``), and
+``render_records`` sends each through its reader's lane (``pbn``, ``lin``, ``vugraph``: the
+reader's own functions on the values, the cards replayed on masks),
 which gives the row only when every check the full audit makes would pass.  Anything else -
 and every board a row of the director's log names, which may add revokes only it shows - goes
 the full way, through the item's ``record()``, the record the reader would have built.  Rows are
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from ...ruling.audit import audit_board
+from ...formats.lin.block import PlainBlock
 from ...formats.lin.plain import PlainLine
 from ...formats.pbn.plain import PlainGame
 from ...ruling.options import AuditOptions
@@ -25,10 +27,10 @@ from ...core.record import BoardRecord
 from ...replay.coherence import with_neighbours
 from ...reports.rows import CleanRun, FieldTags, Rendered, render
 from ...laws.table_facts import TableFacts
-from . import lin, pbn
+from . import lin, pbn, vugraph
 
 ENABLED = True
-_ROWS = {PlainGame: pbn.plain_row, PlainLine: lin.plain_row}
+_ROWS = {PlainGame: pbn.plain_row, PlainLine: lin.plain_row, PlainBlock: vugraph.plain_row}
 RUN_BOARDS = 1000  # the most boards a CleanRun of ``render_records(runs=True)`` holds
 
 

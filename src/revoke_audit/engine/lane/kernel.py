@@ -1,6 +1,6 @@
-"""The lanes' hot loops - a Deal's hands and the replay of the Play's columns (PBN), the
-replay of cards in the order played (LIN) - in C when the optional extension was built
-(``speedups``), else in Python.  Each C function gives exactly what its Python twin here
+"""The lanes' hot loops - a Deal's hands and the replay of the Play's columns (PBN), a LIN
+md's dealer and hands, the replay of cards in the order played (LIN) - in C when the optional
+extension was built (``speedups``), else in Python.  Each C function gives exactly what its Python twin here
 gives, for any input (``time_tricks``: any cards 0-51, as ``CARD_OF`` gives them):
 ``tests/test_kernel.py`` compares them on generated and changed values, and the lane's tests
 run both ways.
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ...core import speedups
 from ...formats.pbn import lookup
-from .common import play_tricks
+from ...formats.lin.values import read_md_hands
+from .common import Problems, play_tricks
 
 _kernel = speedups.compiled
 
@@ -41,20 +42,39 @@ def py_time_tricks(hands: tuple[int, int, int, int], cards: list[int], leader: i
     return play_tricks(list(hands), cards, leader, trump, side)
 
 
+def py_lin_deal(value: str) -> tuple[int, tuple[int, int, int, int]] | None:
+    """(dealer, hands) of a LIN ``md`` value the reader reads without a problem, every hand
+    known (``formats.lin.values.read_md_hands``); None otherwise."""
+    d = Problems()
+    dealer, hands = read_md_hands(value, 0, d)
+    if d or dealer is None or hands is None or None in hands:
+        return None
+    return dealer, hands
+
+
+def _c_lin_deal(value: str) -> tuple[int, tuple[int, int, int, int]] | None:
+    """The C reading of an md written the usual way, else the Python one (which files the
+    problems of any other)."""
+    got = _kernel.lin_deal(value)
+    return got if got is not None else py_lin_deal(value)
+
+
 def _c_deal(value: str) -> tuple[int, int, int, int] | None:
     return _kernel.deal(value) if lookup.ENABLED else None  # as fast_deal: off with the path
 
 
 deal = py_deal
+lin_deal = py_lin_deal
 column_tricks = py_column_tricks
 time_tricks = py_time_tricks
 
 
 def use(compiled: bool) -> bool:
     """Use the C functions (when built) or the Python twins; whether C is now in use."""
-    global deal, column_tricks, time_tricks
+    global deal, lin_deal, column_tricks, time_tricks
     on = compiled and _kernel is not None
     deal = _c_deal if on else py_deal
+    lin_deal = _c_lin_deal if on else py_lin_deal
     column_tricks = _kernel.column_tricks if on else py_column_tricks
     time_tricks = _kernel.time_tricks if on else py_time_tricks
     return on

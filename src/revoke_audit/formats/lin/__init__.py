@@ -31,6 +31,7 @@ from typing import BinaryIO, Iterator
 
 from ...core.findings import Finding
 from ...core.record import BoardRecord, Play
+from . import block
 from .board import MAX_ITEMS, BoardReader
 from .lexer import MAX_VALUE, PairLexer
 from .plain import LINE, STARTS, PlainLine, ready
@@ -81,11 +82,34 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: boo
                 yield from out
                 out.clear()
 
+    def take_block(lines: list[tuple[int, bytes, bool]]) -> Iterator[BoardRecord | PlainLine]:
+        """A held vugraph board: one ``PlainBlock``, or its lines read pair by pair."""
+        pb = block.block(source, boards.game + 1, lines, boards.header)
+        if pb is None:
+            for held_line in lines:
+                yield from read_line(*held_line)
+        else:
+            boards.game += 1
+            yield pb
+
+    block_ends = block.ENDS
     lineno = first_line - 1
     held: tuple[int, bytes] | None = None  # a plain line, until the next line starts a board
+    board_lines: list[tuple[int, bytes, bool]] | None = None  # a vugraph board's, held
     try:
         for lineno, raw, cut in iter_lines(stream, first_line=first_line):
             if plain:
+                if board_lines is not None:
+                    if raw.startswith(block_ends) and block.ends(raw, cut):
+                        yield from take_block(board_lines)
+                        board_lines = None
+                    elif len(board_lines) < block.MAX_LINES and not cut:
+                        board_lines.append((lineno, raw, cut))
+                        continue
+                    else:  # too long for the lane, or cut: pair by pair, as if never held
+                        for held_line in board_lines:
+                            yield from read_line(*held_line)
+                        board_lines = None
                 if held is not None:
                     if not raw:
                         continue  # a blank line: no pair, nothing decided
@@ -95,6 +119,12 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: boo
                     else:  # the next line may add to its board: pair by pair after all
                         yield from read_line(held[0], held[1], False)
                     held = None
+                if block.starts(raw, cut) and block.ready(lexer, boards):
+                    boards.flush(lineno)  # as the line's qx would end the board before it
+                    yield from out
+                    out.clear()
+                    board_lines = [(lineno, raw, cut)]
+                    continue
                 if not cut and raw.isascii() and LINE.fullmatch(raw) and ready(lexer, boards):
                     boards.flush(lineno)  # as the line's pn would end the board before it
                     yield from out
@@ -105,9 +135,14 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: boo
         if held is not None:  # the file ends: its board is complete
             boards.game += 1
             yield PlainLine(source, held[0], boards.game, held[1].decode("ascii"))
+        if board_lines is not None:
+            lines, board_lines = board_lines, None
+            yield from take_block(lines)
     except Exception as exc:  # the stream itself failed (I/O error); keep what was read
         if held is not None:
             yield from read_line(held[0], held[1], False)
+        for held_line in board_lines or ():
+            yield from read_line(*held_line)
         deferred.append(("PS001", f"file could not be read to the end: {exc!r}", lineno))
     lexer.finish(lineno)
     try:

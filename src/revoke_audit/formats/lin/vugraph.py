@@ -22,6 +22,13 @@ class Header:
         self.results: list[str] | None = None
         self.names: list[str] | None = None
 
+    def copy(self) -> Header:
+        """This header as it is now (a board held for the lane keeps the one it takes)."""
+        h = Header()
+        for name in self.__slots__:
+            setattr(h, name, getattr(self, name))
+        return h
+
     def read_vg(self, value: str, line: int, diag: Callable[[str, str, int], None]) -> Header:
         """A new header from a ``vg`` value, keeping this one's names and results; an
         unreadable first board number goes to ``diag`` (PS212)."""
