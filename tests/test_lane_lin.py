@@ -26,14 +26,16 @@ def rows(data: bytes, use_lane: bool, monkeypatch, options=AuditOptions()) -> li
     return list(lane.render_records(read_lin(io.BytesIO(data), "x.lin", plain=True), options))
 
 
-def assert_same(data: bytes, monkeypatch, options=AuditOptions()) -> None:
-    """Lane rows = full rows, and the plain lines' records = the reader's pair by pair."""
+def assert_same(data: bytes, monkeypatch, options=AuditOptions()) -> list:
+    """Lane rows = full rows, and the plain items' records = the reader's pair by pair; the
+    items read."""
     full = rows(data, False, monkeypatch, options)
     fast = rows(data, True, monkeypatch, options)
     assert fast == full
     items = list(read_lin(io.BytesIO(data), "x.lin", plain=True))
     records = [i.record() if isinstance(i, PlainLine) else i for i in items]
     assert records == list(read_lin(io.BytesIO(data), "x.lin"))
+    return items
 
 
 def clean_lines(seed: int, boards: int = 20) -> list[str]:

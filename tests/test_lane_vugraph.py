@@ -14,33 +14,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from revoke_audit.engine import lane
-from revoke_audit.formats.lin import PlainLine, read_lin
 from revoke_audit.formats.lin.block import PlainBlock
 from revoke_audit.formats.lin.write import format_lin
 from revoke_audit.formats.pbn import read_pbn
 from revoke_audit.ruling.options import AuditOptions
 
 from test_lane import clean_game, taken
+from test_lane_lin import assert_same, rows
 
 ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "archive"
 _PAIR = re.compile(r"(\w\w)\|([^|]*)\|")
-
-
-def rows(data: bytes, use_lane: bool, monkeypatch, options=AuditOptions()) -> list:
-    monkeypatch.setattr(lane, "ENABLED", use_lane)
-    return list(lane.render_records(read_lin(io.BytesIO(data), "x.lin", plain=True), options))
-
-
-def assert_same(data: bytes, monkeypatch, options=AuditOptions()) -> list:
-    """Lane rows = full rows, and the plain items' records = the reader's pair by pair; the
-    items read."""
-    full = rows(data, False, monkeypatch, options)
-    fast = rows(data, True, monkeypatch, options)
-    assert fast == full
-    items = list(read_lin(io.BytesIO(data), "x.lin", plain=True))
-    records = [i.record() if isinstance(i, PlainLine) else i for i in items]
-    assert records == list(read_lin(io.BytesIO(data), "x.lin"))
-    return items
 
 
 def board_text(line: str, room: str, number: int, rnd: random.Random) -> str:

@@ -148,17 +148,6 @@ def test_jsonl_writes_the_notes_of_one_line_as_that_line():
             board, log, Rendered(None, NOTES[:3]), Rendered(None, NOTES[3:]))]
 
 
-def _table(board: int, tricks: int, names: str) -> str:
-    """One table's result of a board of an event in a hall with an accented name."""
-    n, e, s, w = names.split(",")
-    tags = [("Event", "Pairs d'\u00e9t\u00e9"), ("Date", "2026.07.01"), ("Board", str(board)),
-            ("West", w), ("North", n), ("East", e), ("South", s), ("Dealer", "N"),
-            ("Vulnerable", "None"),
-            ("Deal", "N:5432.543.AKQ.AKQ KQJT.2.9876.9876 A98.AKQJT.54.543 76.9876.JT32.JT2"),
-            ("Declarer", "S"), ("Contract", "4H"), ("Result", str(tricks))]
-    return "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n"
-
-
 def test_the_notes_lines_of_jsonl_do_not_depend_on_the_items_that_carry_them(tmp_path,
                                                                             monkeypatch):
     """Board 1 at two tables makes the event a field to score; boards 2 to 6 were played at
