@@ -45,13 +45,18 @@ def clean_lines(seed: int, boards: int = 20) -> list[str]:
     out = []
     for n in range(1, boards + 1):
         record = next(read_pbn(io.BytesIO(clean_game(rnd, n).encode()), "x.pbn"))
-        line = format_lin(record).rstrip("\n")
-        if rnd.random() < 0.3 and "mc|" not in line:
-            cut = [m.start() for m in re.finditer(r"pc\|", line)]
-            if cut:
-                line = line[:rnd.choice(cut)] + f"mc|{rnd.randint(0, 13)}|"
-        out.append(line)
+        out.append(claimed_now_and_then(format_lin(record).rstrip("\n"), rnd, 0.3))
     return out
+
+
+def claimed_now_and_then(line: str, rnd: random.Random, chance: float) -> str:
+    """``line`` with its play cut at a random card and a random claim there (``mc|``), with
+    this chance, when it has no claim of its own."""
+    if rnd.random() < chance and "mc|" not in line:
+        cut = [m.start() for m in re.finditer(r"pc\|", line)]
+        if cut:
+            line = line[:rnd.choice(cut)] + f"mc|{rnd.randint(0, 13)}|"
+    return line
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -20,7 +20,7 @@ from revoke_audit.formats.pbn import read_pbn
 from revoke_audit.ruling.options import AuditOptions
 
 from test_lane import clean_game, taken
-from test_lane_lin import assert_same, rows
+from test_lane_lin import assert_same, claimed_now_and_then, rows
 
 ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "archive"
 _PAIR = re.compile(r"(\w\w)\|([^|]*)\|")
@@ -51,11 +51,7 @@ def vugraph_file(seed: int, boards: int = 6, results: str = "right") -> str:
     for n in range(1, boards + 1):
         for room in "oc":
             record = next(read_pbn(io.BytesIO(clean_game(rnd, n).encode()), "x.pbn"))
-            line = format_lin(record).rstrip("\n")
-            if rnd.random() < 0.4 and "mc|" not in line:
-                cut = [m.start() for m in re.finditer(r"pc\|", line)]
-                if cut:
-                    line = line[:rnd.choice(cut)] + f"mc|{rnd.randint(0, 13)}|"
+            line = claimed_now_and_then(format_lin(record).rstrip("\n"), rnd, 0.4)
             body.append(board_text(line, room, n, rnd))
             rs.append(_result(record, line, results, rnd))
     head = (f"vg|Bermuda Bowl 2019,Final,I,1,{boards},Home,0,Away,0|\n"
