@@ -5,7 +5,7 @@ from functools import lru_cache
 from builders import board, revoking_board
 from deals import (BASE2, BOTH_SIDES_D3, D2, D3, EAST_KEEPS_TRUMP_10, WEST_REVOKES_3,
                    WEST_REVOKES_9, WEST_REVOKES_HEARTS_TWICE)
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from revoke_audit.ruling.audit import audit_board
@@ -183,13 +183,18 @@ def brute_force(hands, leader, cards, trump, declarer):
                                                            (11, 2), (11, 3)]),
        second=st.sampled_from([None, (11, 1), (11, 3), (12, 2)]),
        strain=st.integers(0, 4), declarer=st.integers(0, 3))
+# dummy's two revokes, the first costing nothing and the second one trick (64C2(a): 0 + 1)
+@example(seed=16777217, first=(10, 2), second=(11, 1), strain=0, declarer=0)
+# a trick-12 revoke corrected in declarer's favour after dummy's (62D gives nothing back)
+@example(seed=84595671, first=(10, 3), second=(12, 2), strain=3, declarer=3)
 def test_equity_matches_a_brute_force_search(seed, first, second, strain, declarer):
     """Random deals with one or two revokes in the last four tricks.  Each finding's
     equity_tricks is the search from its own trick with that offender following suit; the
     board's tricks_equity the search from the first revoke (as if none had happened), and
-    review_64c says whether the first revoke's own cost - the search following suit against the
-    search after the card played, no more than the par against the result - exceeds what the
-    automatic result gives back (or, both sides having revoked, whether the par differs from
+    review_64c says whether the revokes' own cost - each the search following suit against the
+    search after the card played, no more than its par against the result; several by one side
+    summed, no more than the most any one par shows lost (Law 64C2(a)) - exceeds what the
+    ruling gives back to the wronged side (or, both sides having revoked, whether the par differs from
     the adjusted result)."""
     wanted = {first} | ({second} if second and second[0] > first[0] else set())
     record, forced = revoking_board(seed, wanted, strain, declarer)
@@ -223,10 +228,17 @@ def test_equity_matches_a_brute_force_search(seed, first, second, strain, declar
     if len(sides) == 2:
         review = expected != adjusted
     else:
-        after = search(*forced[0], revoke=True)
         sign = 1 if forced[0][1] % 2 != declarer % 2 else -1  # N-S tricks lost, as declarer's
-        damage = max(0, min(sign * (expected - after), sign * (expected - played)))
-        review = damage > abs(adjusted - played)
+        established = [(f.trick, f.seat) for f in a.findings
+                       if f.code.startswith("RV") and f.established]
+        costs, pars = [], []
+        for trick_no, seat in established:  # each from its own position
+            par, after = search(trick_no, seat), search(trick_no, seat, revoke=True)
+            costs.append(max(0, min(sign * (par - after), sign * (par - played))))
+            pars.append(max(0, sign * (par - played)))
+        damage = min(sum(costs), max(pars)) if len(costs) > 1 else sum(costs)
+        given = max(0, sign * (adjusted - played))  # to the wronged side (a 62D correction
+        review = damage > given                      # may move a trick the other way)
     assert row["review_64c"] is review
     assert ("EQ001" in [f.code for f in a.findings]) is review
 
