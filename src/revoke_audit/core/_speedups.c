@@ -265,6 +265,29 @@ static int read_cards(PyObject *play, int *cards, int *n)
     return 0;
 }
 
+/* The arguments the two trick counters share: four hands as 52-bit masks, a leader 0-3 and a
+ * trump suit (None: notrump, -1).  -1 with the error set when they are not that. */
+static int read_table(const char *name, PyObject *hand_tuple, int leader, PyObject *trump_obj,
+                      uint64_t hands[4], int *trump)
+{
+    if (PyTuple_GET_SIZE(hand_tuple) != 4 || leader < 0 || leader > 3) {
+        PyErr_Format(PyExc_ValueError, "%s() takes four hands and a seat 0-3", name);
+        return -1;
+    }
+    *trump = -1;
+    if (trump_obj != Py_None) {
+        *trump = (int)PyLong_AsLong(trump_obj);
+        if (*trump == -1 && PyErr_Occurred())
+            return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        hands[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hand_tuple, i));
+        if (hands[i] == (uint64_t)-1 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
 static PyObject *kernel_column_tricks(PyObject *self, PyObject *args)
 {
     PyObject *hand_tuple, *play, *trump_obj;
@@ -272,22 +295,10 @@ static PyObject *kernel_column_tricks(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!UiOi", &PyTuple_Type, &hand_tuple, &play, &leader,
                           &trump_obj, &side))
         return NULL;
-    if (PyTuple_GET_SIZE(hand_tuple) != 4 || leader < 0 || leader > 3) {
-        PyErr_SetString(PyExc_ValueError, "column_tricks() takes four hands and a seat 0-3");
-        return NULL;
-    }
-    int trump = -1;
-    if (trump_obj != Py_None) {
-        trump = (int)PyLong_AsLong(trump_obj);
-        if (trump == -1 && PyErr_Occurred())
-            return NULL;
-    }
     uint64_t hands[4];
-    for (int i = 0; i < 4; i++) {
-        hands[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hand_tuple, i));
-        if (hands[i] == (uint64_t)-1 && PyErr_Occurred())
-            return NULL;
-    }
+    int trump;
+    if (read_table("column_tricks", hand_tuple, leader, trump_obj, hands, &trump) < 0)
+        return NULL;
     int cards[MAX_CARDS], n = 0;
     if (read_cards(play, cards, &n) < 0 || n == 0 || n % 4 != 0)
         Py_RETURN_NONE;
@@ -338,22 +349,10 @@ static PyObject *kernel_time_tricks(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!O!iOi", &PyTuple_Type, &hand_tuple, &PyList_Type, &cards,
                           &leader, &trump_obj, &side))
         return NULL;
-    if (PyTuple_GET_SIZE(hand_tuple) != 4 || leader < 0 || leader > 3) {
-        PyErr_SetString(PyExc_ValueError, "time_tricks() takes four hands and a seat 0-3");
-        return NULL;
-    }
-    long trump = -1;
-    if (trump_obj != Py_None) {
-        trump = PyLong_AsLong(trump_obj);
-        if (trump == -1 && PyErr_Occurred())
-            return NULL;
-    }
     uint64_t hands[4];
-    for (int i = 0; i < 4; i++) {
-        hands[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hand_tuple, i));
-        if (hands[i] == (uint64_t)-1 && PyErr_Occurred())
-            return NULL;
-    }
+    int trump;
+    if (read_table("time_tricks", hand_tuple, leader, trump_obj, hands, &trump) < 0)
+        return NULL;
     const uint64_t suit_mask = 0x1FFF;
     Py_ssize_t n = PyList_GET_SIZE(cards);
     int won = 0, seat = leader;
