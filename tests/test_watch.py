@@ -50,13 +50,19 @@ def said(announcements) -> list[tuple[str, str, object]]:
     return [(a.kind, a.finding["code"], a.finding["trick"]) for a in announcements]
 
 
-def test_a_revoke_is_announced_once_when_the_next_trick_establishes_it(tmp_path):
-    path, w = tmp_path / "t1.pbn", watcher()
+def card_by_card(path, w, board) -> list:
+    """``board`` saved whole to ``path`` after each of its 52 cards (the cards not yet played
+    as ``-``), read by the watch ``w`` each time: (cards written, announcement) of each one."""
     heard = []
     for cards in range(1, 53):
-        write(path, REVOKE.text(1, cards, placeholders=True))
-        out = w.read(str(path))
-        heard += [(cards, *s) for s in said(out)]
+        write(path, board.text(1, cards, placeholders=True))
+        heard += [(cards, a) for a in w.read(str(path))]
+    return heard
+
+
+def test_a_revoke_is_announced_once_when_the_next_trick_establishes_it(tmp_path):
+    path, w = tmp_path / "t1.pbn", watcher()
+    heard = [(cards, *s) for cards, a in card_by_card(path, w, REVOKE) for s in said([a])]
     assert heard == [(ESTABLISHED, NEW, "RV001", 3)]  # during the round: 64A, once
 
 
@@ -69,10 +75,7 @@ def test_a_ruling_the_cards_already_settle_is_announced_once_with_its_transfer(t
     64A1 transfers two tricks from the first announcement (issue 32: what the cards settle);
     North's DQ at card 44 changes nothing, so nothing is said again."""
     path, w = tmp_path / "shared.pbn", watcher()
-    heard = []
-    for cards in range(1, 53):
-        write(path, RUFF.text(1, cards, placeholders=True))
-        heard += [(cards, a) for a in w.read(str(path))]
+    heard = card_by_card(path, w, RUFF)
     assert [(cards, a.kind, a.finding["code"], a.finding["law"], a.finding["transferred"])
             for cards, a in heard] == [(41, NEW, "RV001", "64A1", 2)]
     line = announcement_line(heard[0][1])
@@ -105,10 +108,7 @@ def test_a_ruling_that_later_tricks_change_is_announced_again(tmp_path):
     (South's S8 wins it) changes nothing more, since 64A1 transfers at most two."""
     assert [sorted(t) for t in zip(*UNSETTLED.tricks)] == [sorted(t) for t in zip(*RUFF.tricks)]
     path, w = tmp_path / "shared.pbn", watcher()
-    heard = []
-    for cards in range(1, 53):
-        write(path, UNSETTLED.text(1, cards, placeholders=True))
-        heard += [(cards, a) for a in w.read(str(path))]
+    heard = card_by_card(path, w, UNSETTLED)
     assert [(cards, a.kind, a.finding["code"], a.finding["law"], a.finding["transferred"])
             for cards, a in heard] == [(41, NEW, "RV001", "64A1", 1),
                                        (45, CHANGED, "RV001", "64A1", 2)]
@@ -137,10 +137,7 @@ def test_a_card_not_yet_played_in_the_last_trick_is_not_a_finding(tmp_path):
     as "it can only be H5" (RC013) when he has played his twelfth card; with the whole trick
     13 written it is the defective trick (67B1), announced once."""
     path, w = tmp_path / "shared.pbn", watcher()
-    heard = []
-    for cards in range(1, 53):
-        write(path, DEFECTIVE.text(1, cards, placeholders=True))
-        heard += [(cards, *s) for s in said(w.read(str(path)))]
+    heard = [(cards, *s) for cards, a in card_by_card(path, w, DEFECTIVE) for s in said([a])]
     assert [(cards, kind, code[:2]) for cards, kind, code, _ in heard] == [(52, NEW, "DT")]
 
 
