@@ -9,14 +9,18 @@ from deals import D2, DUMMY_REVOKES_1, WEST_REVOKES_4
 from revoke_audit.core.cards import parse_card
 from revoke_audit.laws import get_edition
 from revoke_audit.replay import replay
-from revoke_audit.ruling.slips import OtherReading, slip_readings
+from revoke_audit.ruling.discovery import decide
+from revoke_audit.ruling.slips import OtherReading, rereads, slip_readings
 
 N = 0
 
 
 def readings(tricks, discovered="after-round"):
     rp = replay(board(D2, "3NT", "S", tricks))
-    return slip_readings(rp, None, get_edition("2017"), discovered)
+    edition = get_edition("2017")
+    read = {key: (other, decide(other, edition, discovered))
+            for key, other in ((k, replay(r)) for k, r in rereads(rp).items())}
+    return slip_readings(rp, read)
 
 
 def test_a_card_of_the_rank_he_held_in_the_suit_led_is_read_again_with_it():

@@ -22,7 +22,7 @@ from ..core.record import BoardRecord
 from ..replay import Replay, replay
 from ..replay.coherence import NeighbourDeals, with_neighbours
 from ..laws.table_facts import BoardFacts
-from .slips import OtherReading, slip_readings
+from .slips import OtherReading, rereads, slip_readings
 
 DEFAULT = AuditOptions()
 
@@ -89,7 +89,16 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     findings = findings + log
     discovered = board_facts and board_facts.discovered or options.discovered
     log_line = board_facts.discovered_line if board_facts is not None else None
-    ruling = decide(rp, edition, discovered, log_line)
+    # the record and each reading of it a recorder's slip would give (``slips.rereads``),
+    # replayed, then all ruled alike in one pass
+    slips = rp.coherent and rp.revokes
+    others = rereads(rp) if slips else {}
+    readings, rulings = [rp], []
+    for other in others.values():
+        readings.append(replay(other))
+    for reading in readings:
+        rulings.append(decide(reading, edition, discovered, log_line))
+    ruling = rulings[0]
     ruled = rp.findings + ruling.findings
     if note and any(level(f.code) == "irregular" for f in ruled):
         findings.append(Finding("LW001", note, record.line))  # the ruling hangs on the edition
@@ -101,8 +110,8 @@ def _rule(record: BoardRecord, laws: str, note: str | None, options: AuditOption
     audit = BoardAudit(record, rp, ruling, checked, tricks_stated=stated,
                        table_facts=board_facts, discovered=discovered,
                        log_given=options.table_facts is not None)
-    if rp.coherent and rp.revokes:
-        audit.confirm = slip_readings(rp, ruling, edition, discovered)
+    if slips:
+        audit.confirm = slip_readings(rp, dict(zip(others, zip(readings[1:], rulings[1:]))))
     duplicate = ruling.scoring == Scoring.DUPLICATE
     if duplicate and any(f.code.startswith("RV") and f.established for f in audit.findings):
         audit.ruling_64c = NOT_ASSESSED  # until the figures say otherwise
