@@ -69,3 +69,24 @@ def test_the_1997_second_trick_the_cards_force_finds_the_tables_ruling(tmp_path)
     assert ("the cards allow declarer 7 to 11 over tricks 6-13 (the record stops after trick 5);"
             " only 10 with 64A2's 2 tricks (the 1997 Laws) gives the stated 12") in \
         ruling.findings[-1].message
+
+
+def test_in_stated_asks_the_editions_once_and_says_what_the_stated_result_holds():
+    """WEST_REVOKES_3 (a complete play, 10 tricks by the cards; 64A2 at the table gives 11):
+    a stated 10 lies within what the cards allow - nothing to say; a stated 11 holds the
+    table's ruling (LW002, the only total that gives it: the play is the record's own); a
+    stated 12 is given by no ruling, but a complete play's Result is RC023's to check, so no
+    RC022 here."""
+    from revoke_audit.ruling.table_ruling import AtTable, in_stated
+
+    def at_table(result):
+        rp = replay(board(D2, "3NT", "S", WEST_REVOKES_3, result=result))
+        cards = at_end(rp)
+        assert cards.span == (10, 10)
+        return in_stated(rp, get_edition("2017"), result, cards)
+
+    assert at_table(10) == AtTable()
+    held = at_table(11).held
+    assert held.tricks_adjusted == 11 and held.findings[-1].code == "LW002"
+    assert "only 10 with 64A2's 1 trick" in held.findings[-1].message
+    assert at_table(12) == AtTable()

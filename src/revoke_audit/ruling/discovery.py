@@ -18,15 +18,14 @@ record's stated result already holds it.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..core.findings import Finding
 from ..laws import AFTER_ROUND, TABLE, Edition, Ruling
 from ..laws.common import ruling_basis
 from ..replay import Replay
-from dataclasses import replace
-
 from ..replay.by_cards import AtEnd, RangeUnknown, at_end
-from ..replay.model import COMPLETE
-from .table_ruling import as_held, not_given, table_ruling
+from .table_ruling import AtTable, in_stated
 
 
 def decide(rp: Replay, edition: Edition, discovered: str, log_line: int | None = None
@@ -34,36 +33,40 @@ def decide(rp: Replay, edition: Edition, discovered: str, log_line: int | None =
     """The ruling that applies to ``rp`` when its revokes were ``discovered`` as the run (or
     the director's log, its row at ``log_line``) says, with ``tricks_played``,
     ``tricks_by_cards``, ``tricks_automatic`` and ``basis`` set.  What the recorded cards
-    allow is asked once (``by_cards.at_end``), then the edition."""
+    allow is asked once (``by_cards.at_end``), then the table's ruling the stated result may
+    hold (``table_ruling.in_stated``), then, when it holds none, the edition: as at the table,
+    and as discovered."""
     stated = _stated(rp)
     cards = at_end(rp)
-    ruling = _rule(rp, edition, discovered, stated, cards)
+    at_table = in_stated(rp, edition, stated, cards)
+    ruling, table = at_table.held, None
+    if ruling is None:
+        table = edition.rule(rp, TABLE)
+        ruled = rp.revokes or rp.defects  # else nothing to rule: one pass of the edition
+        ruling = edition.rule(rp, AFTER_ROUND) if ruled and discovered != TABLE else table
+    return _finish(rp, ruling, table, cards, at_table, log_line)
+
+
+def _finish(rp: Replay, ruling: Ruling, table: Ruling | None, cards: AtEnd, at_table: AtTable,
+            log_line: int | None) -> Ruling:
+    """The edition's ruling (``table``: as at the table) completed: the RC022 of a stated
+    result no ruling gives, the LW003 note of a range not worked out, the tricks and the
+    basis; a ruling held in the stated result is complete already.  A revoke ruled under the
+    log's ``discovered`` row names it."""
     if log_line is not None:
         _name_log_row(ruling.findings, log_line)
+    if table is not None:
+        if rp.revokes or rp.defects:
+            impossible = at_table.impossible
+            if impossible is not None and not any(f.code == "RC022" for f in rp.findings):
+                ruling.findings.append(impossible)
+            if cards.unknown is not None:
+                ruling.findings.append(_not_worked_out(rp, cards.unknown))
+        ruling.tricks_played = rp.tricks_played
+        ruling.tricks_by_cards = cards.settled
+        ruling.tricks_automatic = table.tricks_adjusted
+        ruling.basis = ruling_basis(table.findings, ruling.findings)
     return ruling
-
-
-def _rule(rp: Replay, edition: Edition, discovered: str, stated: int | None, cards: AtEnd
-          ) -> Ruling:
-    """The ruling from the edition, the stated result held against what the cards allow."""
-    if not (rp.revokes or rp.defects):  # nothing to rule: one pass of the edition
-        ruling = edition.rule(rp, TABLE)
-        return _finish(ruling, ruling, rp.tricks_played, cards.settled)
-    span, by_cards = cards.span, cards.settled
-    impossible = None
-    if span is not None and stated is not None and not span[0] <= stated <= span[1]:
-        held = table_ruling(rp, edition, stated, cards)
-        if held is not None:
-            return as_held(rp, held, stated, by_cards, span)
-        if rp.play_status != COMPLETE:  # a complete play's Result is checked by RC023
-            impossible = not_given(rp, span, stated)
-    table = edition.rule(rp, TABLE)
-    ruling = table if discovered == TABLE else edition.rule(rp, AFTER_ROUND)
-    if impossible is not None and not any(f.code == "RC022" for f in rp.findings):
-        ruling.findings.append(impossible)
-    if cards.unknown is not None:
-        ruling.findings.append(_not_worked_out(rp, cards.unknown))
-    return _finish(ruling, table, rp.tricks_played, by_cards)
 
 
 def _name_log_row(findings: list[Finding], line: int) -> None:
@@ -90,11 +93,3 @@ def _stated(rp: Replay) -> int | None:
     if rec.claim is not None:
         return rec.claim
     return rec.result_stated if rec.format == "pbn" else None
-
-
-def _finish(ruling: Ruling, table: Ruling, played: int | None, by_cards: int | None) -> Ruling:
-    ruling.tricks_played = played
-    ruling.tricks_by_cards = by_cards
-    ruling.tricks_automatic = table.tricks_adjusted
-    ruling.basis = ruling_basis(table.findings, ruling.findings)
-    return ruling

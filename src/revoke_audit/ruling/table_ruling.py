@@ -2,9 +2,10 @@
 the recorded cards cannot give (``replay.by_cards``) but that the automatic rectification of
 this board gives - under the edition applied, or the code in force at the record's date - is
 the table's ruling: it stands, and nothing more moves (``LW002``); when no ruling explains it,
-it is a record error (``not_given``, RC022).  ``discovery.decide`` asks ``table_ruling`` when
-the stated result lies outside what the cards allow, and rules with ``as_held`` when it finds
-one; the findings then say what the table gave - a trick the record does not have said as
+it is a record error (``not_given``, RC022).  ``discovery.decide`` asks ``in_stated`` once:
+when the stated result lies outside what the cards allow, the editions are asked in one step
+(``table_ruling``: the ruling that gives it, and whether another total would), then the
+words are made from what they said (``as_held``): a trick the record does not have said as
 what the cards force, or allow, never as played."""
 from __future__ import annotations
 
@@ -23,34 +24,69 @@ from ..replay.by_cards import AtEnd
 from ..replay.model import COMPLETE
 
 
+class AtTable(NamedTuple):
+    """What the stated result says of the table's own ruling: the ruling it holds (``held``,
+    LW002), or the RC022 of a result no ruling gives (``impossible``); neither when the result
+    lies within what the cards allow, or there is nothing to rule."""
+
+    held: Ruling | None = None
+    impossible: Finding | None = None
+
+
+def in_stated(rp: Replay, edition: Edition, stated: int | None, cards: AtEnd) -> AtTable:
+    """The table's ruling held in a stated result the recorded cards cannot give (``cards``:
+    what they allow, ``by_cards.at_end``), found with the editions' rulings in one step, or
+    the RC022 of a result no ruling gives when the play stops early (a complete play's Result
+    is checked by RC023)."""
+    span = cards.span
+    if (not (rp.revokes or rp.defects) or span is None or stated is None
+            or span[0] <= stated <= span[1]):
+        return AtTable()
+    held = table_ruling(rp, edition, stated, cards)
+    if held is None:
+        return AtTable(None, None if rp.play_status == COMPLETE else not_given(rp, span, stated))
+    return AtTable(as_held(rp, held, stated, cards.settled, span))
+
+
 def table_ruling(rp: Replay, edition: Edition, stated: int, cards: AtEnd) -> Held | None:
     """The automatic ruling that gives exactly ``stated`` - under the edition applied first,
     then the code in force at the record's date - for the play as recorded or, when it stops
     early, some legal way of playing the cards left (with every way tried, to say what the
-    cards force and what they only allow); None when none does."""
+    cards force and what they only allow); None when none does.  Where the ways tried are a
+    handful (the claim's totals), every one is ruled under the code that gives ``stated``, to
+    say whether another total would give it too (``Held.only``; a full enumeration is not
+    ruled through)."""
     editions = [edition]
     dated = get_edition(edition_for(rp.record, "auto")[0])
     if dated.name != edition.name:
         editions.append(dated)
     plays = [rp] if rp.play_status == COMPLETE else cards.ways
     for code in editions:
+        held, totals = None, set()  # the ruling that gives ``stated``; the totals that do
         for full in plays:
+            if held is not None and len(plays) > 14:
+                break
             ruling = code.rule(full, TABLE)
             if any(f.transferred for f in ruling.findings) and ruling.tricks_adjusted == stated:
-                return Held(ruling, full.tricks_played, code.title, plays, code)
+                totals.add(full.tricks_played)
+                if held is None:
+                    held = Held(ruling, full.tricks_played, code.title, plays, code)
+        if held is not None:
+            return held._replace(only=len(plays) <= 14 and totals == {held.from_cards})
     return None
 
 
 class Held(NamedTuple):
     """The table's ruling found in the stated result: the ruling, the cards' tricks it starts
-    from, the code's title, the plays tried (the record, or the ways its cards allow) and the
-    code."""
+    from, the code's title, the plays tried (the record, or the ways its cards allow), the
+    code, and whether no other total the cards allow gives the stated result under it."""
 
     ruling: Ruling
     from_cards: int
     title: str
     plays: list
     code: Edition
+    only: bool = False
 
 
 def as_held(rp: Replay, held: Held, stated: int, by_cards: int | None,
@@ -61,13 +97,14 @@ def as_held(rp: Replay, held: Held, stated: int, by_cards: int | None,
     allow (a range is never stated as the one total the tool picked)."""
     ruling, from_cards = held.ruling, held.from_cards
     ruling.tricks_adjusted = stated
-    ruling.findings = [_unrecorded_words(rp, f, held.plays) for f in ruling.findings]
+    stop, allow = _stops(rp), _cards_words(rp, span, from_cards)
+    ruling.findings = [_unrecorded_words(rp, f, held.plays, stop) for f in ruling.findings]
     laws = ", ".join(dict.fromkeys(f.law for f in ruling.findings if f.transferred))
     moved = tricks(abs(stated - from_cards))
-    only = "only " if span is None or span[0] == span[1] or _only_total(held, stated) else ""
+    only = "only " if span is None or span[0] == span[1] or held.only else ""
     ruling.findings.append(Finding(
         "LW002", f"the stated result ({stated}) already holds the table's ruling: "
-        f"{_cards_words(rp, span, from_cards)}; {only}{from_cards} with {laws}'s {moved} "
+        f"{allow}; {only}{from_cards} with {laws}'s {moved} "
         f"({held.title}) gives the stated {stated}; no further trick is transferred",
         rp.record.result_line or rp.record.claim_line or rp.record.line))
     ruling.tricks_played = from_cards
@@ -99,28 +136,15 @@ def _stops(rp: Replay) -> str:
     return f"the record stops after trick {done}"
 
 
-def _only_total(held: Held, stated: int) -> bool:
-    """No other total the cards allow gives ``stated`` under the same code (checked where the
-    ways tried are the claim's totals, a handful; a full enumeration is not ruled again)."""
-    if len(held.plays) > 14:
-        return False
-    for full in held.plays:
-        if full.tricks_played != held.from_cards:
-            again = held.code.rule(full, TABLE)
-            if (any(f.transferred for f in again.findings)
-                    and again.tricks_adjusted == stated):
-                return False
-    return True
-
-
 _WON = re.compile(r"(North|East|South|West) won trick (\d+) with ([SHDC][AKQJT2-9])")
 
 
-def _unrecorded_words(rp: Replay, f: Finding, plays: list) -> Finding:
+def _unrecorded_words(rp: Replay, f: Finding, plays: list, stop: str) -> Finding:
     """A finding's words about a trick the record does not have ("North won trick 12 with
     C5", from one legal way of playing the rest) said as what the cards force - the tricks
     he wins after the record with cards of the suit he revoked in, the same in every way the
-    cards allow - or, when they do not force it, as one way they allow."""
+    cards allow - or, when they do not force it, as one way they allow (``stop``: where the
+    record stops, ``_stops``)."""
     m = _WON.search(f.why or "")
     if m is None or int(m.group(2)) <= len(rp.tricks) or f.seat is None:
         return f
@@ -128,7 +152,6 @@ def _unrecorded_words(rp: Replay, f: Finding, plays: list) -> Finding:
     if fact is None:
         return f
     wins = {_held_wins(full, fact, len(rp.tricks)) for full in plays}
-    stop = _stops(rp)
     if len(wins) == 1 and next(iter(wins))[0]:
         ((won, cards),) = wins
         ts = " and ".join(str(t) for t in sorted(won))
