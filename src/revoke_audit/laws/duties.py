@@ -42,6 +42,8 @@ from .table_facts import (LEAD_FORBIDDEN, LEAD_REQUIRED, LOG_CODE, PENALTY_CARD,
 LAW50, CALLED = "law50", "called"
 KEPT, BROKEN, UNABLE = "kept", "broken", "unable"
 HONOUR = RANKS.index("T")  # ten and above are honours (Law 50B)
+#: each suit's cards below the rank of an honour (Law 50C)
+_BELOW_HONOUR = tuple(mask_of(suit * 13 + r for r in range(HONOUR)) for suit in range(4))
 _SUIT_WORD = ("spade", "heart", "diamond", "club")
 
 
@@ -66,9 +68,23 @@ class Binding:
 
 
 @dataclass(frozen=True, slots=True)
+class _Board:
+    """What the log's rows are weighed with, gathered from the replay once before any is:
+    each seat's role, the trick each player's card went to, the cards' names, and the card a
+    highest- or lowest-card row requires where the player holds the suit (Law 57A)."""
+
+    rp: Replay
+    roles: tuple[str, ...]
+    played_to: dict[tuple[int, int], int]  # (seat, card) -> the first trick he played it to
+    names: tuple[str, ...]  # card -> its name
+    targets: dict[int, int]  # a highest- or lowest-card row's line -> the card it requires
+
+
+@dataclass(frozen=True, slots=True)
 class _Turn:
     """One card to judge: who played what, and what he could legally play (Law 44C)."""
 
+    board: _Board
     trick: Trick
     seat: int
     card: int
@@ -81,7 +97,7 @@ class _Turn:
         return self.trick.leader == self.seat
 
     def played(self) -> str:
-        return f"{'led' if self.leads else 'played'} {card_str(self.card)}"
+        return f"{'led' if self.leads else 'played'} {self.board.names[self.card]}"
 
 
 def apply_table_facts(rp: Replay, facts: BoardFacts | None,
@@ -92,10 +108,11 @@ def apply_table_facts(rp: Replay, facts: BoardFacts | None,
     audit, or whose record is not the play of its deal (``coherence``)."""
     if facts is None or not facts.rows or not rp.auditable or not rp.coherent:
         return []
+    board = _gather(rp, facts.rows)
     findings: list[Finding] = []
     rows = []
     for row in facts.rows:
-        problem = _misfit(rp, row)
+        problem = _misfit(board, row)
         if problem:
             findings.append(Finding(LOG_CODE, f"director's log {facts.log} line {row.line}: "
                                     f"{problem}; the row ({row.describe()}) is ignored",
@@ -104,33 +121,51 @@ def apply_table_facts(rp: Replay, facts: BoardFacts | None,
         else:
             rows.append(row)
     if rows:
-        _check(rp, rows, style)
+        _check(board, rows, style)
     return findings
 
 
-def _misfit(rp: Replay, row: FactRow) -> str | None:
+def _gather(rp: Replay, rows: list[FactRow]) -> _Board:
+    """The ``_Board`` of ``rp`` for the log's ``rows``."""
+    roles = tuple(role_of(seat, rp.declarer) for seat in range(4))
+    played_to: dict[tuple[int, int], int] = {}
+    for t in rp.tricks:
+        for seat in range(4):
+            card = t.card_of(seat)
+            if card is not None:
+                played_to.setdefault((seat, card), t.number)
+    targets = {}
+    for row in rows:
+        if row.fact in (PLAY_HIGHEST, PLAY_LOWEST) and 1 <= row.trick <= len(rp.hands_at):
+            mine = rp.hands_at[row.trick - 1][row.seat] & SUIT_MASKS[row.suit]
+            if mine:
+                targets[row.line] = (max if row.fact == PLAY_HIGHEST else min)(cards_in(mine))
+    return _Board(rp, roles, played_to, tuple(card_str(card) for card in range(52)), targets)
+
+
+def _misfit(board: _Board, row: FactRow) -> str | None:
     """Why a penalty-card row cannot be true of this board, or None: declarer's and dummy's
     cards are never penalty cards (Law 48A, Law 50: "by a defender"), and the card must still
     be in the player's hand when the row starts to bind."""
     if row.fact != PENALTY_CARD:
         return None
-    name = seat_name(row.seat)
-    role = role_of(row.seat, rp.declarer)
+    rp, name, card = board.rp, seat_name(row.seat), board.names[row.card]
+    role = board.roles[row.seat]
     if role != "defender":
         return f"{name} is {role}: only a defender's card can be a penalty card (Laws 48A, 50)"
     if not rp.record.hands[row.seat] >> row.card & 1:
-        return f"{name} never held {card_str(row.card)} on this board"
+        return f"{name} never held {card} on this board"
     start = max(row.trick, 1)
     if start <= len(rp.hands_at) and not rp.hands_at[start - 1][row.seat] >> row.card & 1:
-        when = next((f"to trick {t.number}" for t in rp.tricks if t.card_of(row.seat) == row.card),
-                    "already")
-        return (f"{name} played {card_str(row.card)} {when}, before trick {start} where the log "
-                "has it face up")
+        number = board.played_to.get((row.seat, row.card))
+        when = "already" if number is None else f"to trick {number}"
+        return f"{name} played {card} {when}, before trick {start} where the log has it face up"
     return None
 
 
-def _check(rp: Replay, rows: list[FactRow], style: Style) -> None:
+def _check(board: _Board, rows: list[FactRow], style: Style) -> None:
     """Walk the play; judge each card a bound player plays."""
+    rp = board.rp
     leads = _lead_duties(rp, rows)
     pickups = _pickups(rp, rows, leads) if style.penalty == LAW50 else {}
     follow = {(f.trick, f.seat) for f in rp.revokes}
@@ -147,7 +182,8 @@ def _check(rp: Replay, rows: list[FactRow], style: Style) -> None:
                          and (r.trick, r.seat) == (trick.number, seat)] + penalties)
             if not duties:
                 continue
-            turn = _Turn(trick, seat, card, line, hands[seat], _legal(trick, seat, hands[seat]))
+            turn = _Turn(board, trick, seat, card, line, hands[seat],
+                         _legal(trick, seat, hands[seat]))
             fact = _judge(rp, turn, duties, style, (trick.number, seat) in follow, promoted)
             if fact:
                 new.append(fact)
@@ -291,8 +327,8 @@ def _restriction(row: FactRow, turn: _Turn, allowed: int, style: Style) -> tuple
     which = "highest" if row.fact == PLAY_HIGHEST else "lowest"
     if not mine:
         return UNABLE, 0, f"must play his {which} {word} ({cite}): he has none ({law59})"
-    target = max(cards_in(mine)) if which == "highest" else min(cards_in(mine))
-    duty = f"his {which} {word}, {card_str(target)}"
+    target = turn.board.targets[row.line]
+    duty = f"his {which} {word}, {turn.board.names[target]}"
     if not allowed >> target & 1:
         return UNABLE, 0, (f"must play {duty} ({cite}): not a legal play to this trick, so he "
                            f"need not ({law59})")
@@ -306,21 +342,22 @@ def _penalty(rows: list[FactRow], turn: _Turn, allowed: int, style: Style,
     """(outcome, the cards that comply, the sentence) for the penalty cards lying face up.
     A minor penalty card that once lay beside another is major for good (Law 50B: "all such
     cards become major penalty cards")."""
-    cards = mask_of(r.card for r in rows)
     lines = ", ".join(str(r.line) for r in rows)
     log = f"log line{'s' if len(rows) > 1 else ''} {lines}"
+    minor = len(rows) == 1 and rows[0].grade == "minor" and rows[0].line not in promoted
+    if minor and style.penalty != CALLED:  # its own rule (Law 50C)
+        return _minor(rows[0], turn, allowed, log)
+    cards = mask_of(r.card for r in rows)
     article = "the"
     if style.penalty == CALLED:
         label = f"exposed card {holding_str(cards)} the declarer called ({style.cite}; {log})"
-    elif len(rows) == 1 and rows[0].grade == "minor" and rows[0].line not in promoted:
-        return _minor(rows[0], turn, allowed, log)
     elif len(rows) == 1:
         why = "" if rows[0].grade == "major" else ", major since it lay beside another (Law 50B)"
-        label = f"major penalty card {card_str(rows[0].card)} (Law 50D1{why}; {log})"
+        label = f"major penalty card {turn.board.names[rows[0].card]} (Law 50D1{why}; {log})"
     else:
         article = "a"
-        label = (f"penalty card, {' or '.join(card_str(r.card) for r in rows)} (two or more "
-                 f"are all major, Law 50B; 50D1; {log})")
+        names = " or ".join(turn.board.names[r.card] for r in rows)
+        label = f"penalty card, {names} (two or more are all major, Law 50B; 50D1; {log})"
     required = allowed & cards
     if not required:
         why = ("he cannot play it without revoking, so he need not" if style.penalty == CALLED
@@ -333,14 +370,14 @@ def _penalty(rows: list[FactRow], turn: _Turn, allowed: int, style: Style,
 
 def _minor(row: FactRow, turn: _Turn, allowed: int, log: str) -> tuple[str, int, str]:
     """Law 50C: no other card of its suit below the rank of an honour before it."""
-    card = card_str(row.card)
-    suit = row.card // 13
-    low = turn.hand & SUIT_MASKS[suit] & mask_of(suit * 13 + r for r in range(HONOUR))
+    names = turn.board.names
+    card = names[row.card]
+    low = turn.hand & _BELOW_HONOUR[row.card // 13]
     label = f"minor penalty card {card} (Law 50C; {log})"
     if turn.card == row.card:
         return KEPT, 1 << row.card, f"{label}: played it"
     if low >> turn.card & 1 and allowed >> row.card & 1:
-        return BROKEN, 1 << row.card, (f"played {card_str(turn.card)} before the minor penalty "
+        return BROKEN, 1 << row.card, (f"played {names[turn.card]} before the minor penalty "
                                        f"card {card} (Law 50C; {log})")
     return KEPT, 1 << row.card, f"{label} lies face up: he {turn.played()}"
 
