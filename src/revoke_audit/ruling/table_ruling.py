@@ -24,6 +24,11 @@ from ..replay.by_cards import AtEnd
 from ..replay.model import COMPLETE
 
 
+#: the ways to play the rest that are a handful (the claim's totals): all ruled, to say whether
+#: another total gives the stated result too; a full enumeration is not ruled through
+_FEW_WAYS = 14
+
+
 class AtTable(NamedTuple):
     """What the stated result says of the table's own ruling: the ruling it holds (``held``,
     LW002), or the RC022 of a result no ruling gives (``impossible``); neither when the result
@@ -64,7 +69,7 @@ def table_ruling(rp: Replay, edition: Edition, stated: int, cards: AtEnd) -> Hel
     for code in editions:
         held, totals = None, set()  # the ruling that gives ``stated``; the totals that do
         for full in plays:
-            if held is not None and len(plays) > 14:
+            if held is not None and len(plays) > _FEW_WAYS:
                 break
             ruling = code.rule(full, TABLE)
             if any(f.transferred for f in ruling.findings) and ruling.tricks_adjusted == stated:
@@ -72,7 +77,7 @@ def table_ruling(rp: Replay, edition: Edition, stated: int, cards: AtEnd) -> Hel
                 if held is None:
                     held = Held(ruling, full.tricks_played, code.title, plays, code)
         if held is not None:
-            return held._replace(only=len(plays) <= 14 and totals == {held.from_cards})
+            return held._replace(only=len(plays) <= _FEW_WAYS and totals == {held.from_cards})
     return None
 
 
