@@ -253,6 +253,10 @@ def _finishes(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...]):
         yield from _finishes(after, leader, started + (card,))
 
 
+class _Reached(Exception):
+    """``Search.differs``: a line reached the count looked for (the search stops there)."""
+
+
 class Search:
     """The fewest and the most tricks ``side`` can take over every legal play from a position
     (Law 44C follow suit, 44G the winner leads): a search over positions, each trick's start
@@ -260,7 +264,8 @@ class Search:
     the cards of a suit that no live card separates played as one (they win the same tricks).
     The most: every player helping ``side``; stops as soon as ``side`` takes every trick left,
     or as many as the other side's sure trump tricks allow (the fewest alike).  Raises
-    RangeUnknown past ``budget`` positions."""
+    RangeUnknown past ``budget`` positions.  ``differs``: whether some line gives another
+    number than a known one, stopping at the first that does."""
 
     def __init__(self, trump: int | None, side: int, budget: int = NODE_BUDGET):
         self.trump, self.side, self.budget, self.nodes = trump, side, budget, 0
@@ -276,8 +281,29 @@ class Search:
         except RangeUnknown:
             raise RangeUnknown(max(count(h) for h in hands), self.budget) from None
 
-    def _from_lead(self, hands: tuple[Hand, ...], leader: Seat, most: bool) -> int:
-        """``side``'s most (or fewest) tricks from the start of a trick."""
+    def differs(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
+                value: int) -> bool:
+        """Whether some legal line from this position gives ``side`` a number of tricks other
+        than ``value`` (one line's own count, e.g. ``played_counts``'): the range is not
+        ``(value, value)``.  The same search as ``range``, stopped at the first line past
+        ``value`` instead of finishing the position: where every line gives ``value`` it visits
+        the positions ``range`` visits (so it runs out of budget exactly when ``range`` does);
+        where one does not, it stops there.  The most first: a plain line is more often the
+        fewest."""
+        if not any(hands):
+            return value != 0
+        try:
+            self._trick(hands, leader, started, True, value + 1)
+            self._trick(hands, leader, started, False, value - 1)
+        except _Reached:
+            return True
+        except RangeUnknown:
+            raise RangeUnknown(max(count(h) for h in hands), self.budget) from None
+        return False
+
+    def _from_lead(self, hands: tuple[Hand, ...], leader: Seat, most: bool,
+                   stop: int | None = None) -> int:
+        """``side``'s most (or fewest) tricks from the start of a trick (``stop``: ``_trick``)."""
         if not any(hands):
             return 0
         key = (hands, leader, most)
@@ -286,18 +312,25 @@ class Search:
             self.nodes += 1
             if self.nodes > self.budget:
                 raise RangeUnknown(count(hands[leader]), self.budget)  # (range: the whole)
-            got = self.memo[key] = self._trick(hands, leader, (), most)
+            got = self.memo[key] = self._trick(hands, leader, (), most, stop)
         return got
 
     def _trick(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
-               most: bool) -> int:
+               most: bool, stop: int | None = None) -> int:
+        """``side``'s most (or fewest) tricks from a trick begun with ``started``.  ``stop``
+        (``differs``): a count no line from here may reach (at least it for the most, at most
+        it for the fewest); one that does raises ``_Reached`` at once, which leaves no partial
+        figure in ``memo``."""
         left = max(count(h) for h in hands)
         mine, theirs = (0, 0) if started else _sure_tricks(hands, self.trump, self.side)
         goal = left - theirs if most else mine  # no line can do better: stop when one does
         best = -1 if most else 99
         for cards, rest in self._finishes(hands, leader, started):
             win = (leader + winning_index(list(cards), self.trump)) % 4
-            got = (win % 2 == self.side) + self._from_lead(rest, win, most)
+            won = win % 2 == self.side
+            got = won + self._from_lead(rest, win, most, None if stop is None else stop - won)
+            if stop is not None and (got >= stop if most else got <= stop):
+                raise _Reached
             best = max(best, got) if most else min(best, got)
             if best == goal:
                 break

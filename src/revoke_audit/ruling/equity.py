@@ -21,7 +21,7 @@ from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solv
 
 from ..core.cards import card_str, count, deal_str, parse_card, winning_index
 from ..replay import Replay, RevokeFact
-from ..replay.by_cards import RangeUnknown, Search, lines_disagree
+from ..replay.by_cards import RangeUnknown, Search, lines_disagree, played_counts
 from ..replay.model import FOLLOW
 
 #: Positions the cards' own measure of a revoke's cost may visit (then double dummy decides).
@@ -306,25 +306,29 @@ def _settled_cost(trump: int | None, seat: int, suit_led: int, card: int,
                   hands: tuple[int, ...], leader: int, before: tuple[int, ...]
                   ) -> tuple[int, int] | None:
     """``cost_by_cards`` of one position: pure, so a board ruled again (its slip's other
-    reading, another edition or discovery) asks the search once; a few hundred kept."""
+    reading, another edition or discovery) asks the search once; a few hundred kept.  Where
+    the plain lines agree, the search looks only for a line that gives another number
+    (``Search.differs``): it stops at the first, and decides as the whole range would."""
+    side = 1 - seat % 2
     follows = [c for c in range(52) if hands[seat] >> c & 1 and c // 13 == suit_led]
-    if lines_disagree(trump, 1 - seat % 2, seat, hands, leader, before, (follows, [card])):
+    if lines_disagree(trump, side, seat, hands, leader, before, (follows, [card])):
         return None  # two plain lines prove it unsettled: no search (most revoke boards)
-    search = Search(trump, 1 - seat % 2, CARDS_BUDGET)
-    got: list[set[int]] = []
+    search = Search(trump, side, CARDS_BUDGET)
+    got: list[int] = []
     try:
         for cards in (follows, [card]):
-            seen: set[int] = set()
+            value = -1
             for played in cards:
-                after = list(hands)
-                after[seat] &= ~(1 << played)
-                seen.update(search.range(tuple(after), leader, before + (played,)))
-                if len(seen) > 1:
-                    return None
-            got.append(seen)
+                after = hands[:seat] + (hands[seat] & ~(1 << played),) + hands[seat + 1:]
+                started = before + (played,)
+                if value < 0:  # what every plain line gives (``lines_disagree``: they agree)
+                    value = min(played_counts(after, leader, started, trump, side))
+                if search.differs(after, leader, started, value):
+                    return None  # a line gives another number: stop there, not the whole range
+            got.append(value)
     except RangeUnknown:
         return None
-    return next(iter(got[0])), next(iter(got[1]))
+    return got[0], got[1]
 
 
 def __getattr__(name: str):
