@@ -247,7 +247,7 @@ def test_a_position_the_solver_refuses_changes_nothing_but_the_equity_cells(monk
     """The solver refusing a position (DDS: 'Wrong number of remaining cards in a hand') leaves
     the equity cells empty with an EQ002 note; the findings, the ruling and the status are those
     of the run with --no-equity (before, the board became RC099 and lost its revokes)."""
-    from endplay._dds import DDSError
+    from revoke_audit.ruling._endplay import DDSError
 
     from revoke_audit.ruling import equity
 
