@@ -253,10 +253,6 @@ def _finishes(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...]):
         yield from _finishes(after, leader, started + (card,))
 
 
-class _Reached(Exception):
-    """``Search.differs``: a line reached the count looked for (the search stops there)."""
-
-
 class Search:
     """The fewest and the most tricks ``side`` can take over every legal play from a position
     (Law 44C follow suit, 44G the winner leads): a search over positions, each trick's start
@@ -264,8 +260,7 @@ class Search:
     the cards of a suit that no live card separates played as one (they win the same tricks).
     The most: every player helping ``side``; stops as soon as ``side`` takes every trick left,
     or as many as the other side's sure trump tricks allow (the fewest alike).  Raises
-    RangeUnknown past ``budget`` positions.  ``differs``: whether some line gives another
-    number than a known one, stopping at the first that does."""
+    RangeUnknown past ``budget`` positions."""
 
     def __init__(self, trump: int | None, side: int, budget: int = NODE_BUDGET):
         self.trump, self.side, self.budget, self.nodes = trump, side, budget, 0
@@ -283,13 +278,9 @@ class Search:
 
     def differs(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
                 value: int) -> bool:
-        """Whether some legal line from this position gives ``side`` a number of tricks other
-        than ``value`` (one line's own count, e.g. ``played_counts``'): the range is not
-        ``(value, value)``.  The same search as ``range``, stopped at the first line past
-        ``value`` instead of finishing the position: where every line gives ``value`` it visits
-        the positions ``range`` visits (so it runs out of budget exactly when ``range`` does);
-        where one does not, it stops there.  The most first: a plain line is more often the
-        fewest."""
+        """Whether some line gives ``side`` another count than ``value`` (one line's): the range
+        is not ``(value, value)``.  ``range``'s search, stopped at the first such line: where
+        there is none it visits what ``range`` visits (out of budget exactly when it is)."""
         if not any(hands):
             return value != 0
         try:
@@ -317,10 +308,8 @@ class Search:
 
     def _trick(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
                most: bool, stop: int | None = None) -> int:
-        """``side``'s most (or fewest) tricks from a trick begun with ``started``.  ``stop``
-        (``differs``): a count no line from here may reach (at least it for the most, at most
-        it for the fewest); one that does raises ``_Reached`` at once, which leaves no partial
-        figure in ``memo``."""
+        """``side``'s most (or fewest) tricks from a trick begun with ``started``; a line that
+        reaches ``stop`` (``differs``) raises ``_Reached``, leaving ``memo`` no partial figure."""
         left = max(count(h) for h in hands)
         mine, theirs = (0, 0) if started else _sure_tricks(hands, self.trump, self.side)
         goal = left - theirs if most else mine  # no line can do better: stop when one does
@@ -348,6 +337,10 @@ class Search:
         for card in _distinct(legal, live & ~held):
             after = hands[:seat] + (held & ~(1 << card),) + hands[seat + 1:]
             yield from self._finishes(after, leader, started + (card,))
+
+
+class _Reached(Exception):
+    """``Search.differs``: a line reached the count looked for (the search stops there)."""
 
 
 #: The ways ``played_counts`` plays the cards out: (``side`` plays its highest legal card, the
