@@ -40,9 +40,18 @@ Position = tuple[tuple[Hand, ...], Seat, int, tuple[Card, ...]]
 
 def solve_board(position: Position) -> list[tuple[Card, int]]:
     """DDS's best card only (one card that takes the most tricks for the side on play, with
-    that count: its cheapest mode), one call at a time (``_endplay.solve``)."""
+    that count: its cheapest mode), one call at a time (``_endplay.solve``), each position
+    solved once a process (``_solved``)."""
+    return list(_solved(position))
+
+
+@lru_cache(maxsize=1024)
+def _solved(position: Position) -> tuple[tuple[Card, int], ...]:
+    """``solve_board`` of one position, kept: a record read twice in a run (the corpus has
+    whole files twice: 52 of its 176 solver calls) asks DDS once.  DDS's answer is a function
+    of the position (a new deal starts from fresh tables), so the same figures either way."""
     with _SOLVER:
-        return solve(*position)
+        return tuple(solve(*position))
 
 
 def follow_options(rp: Replay, fact: RevokeFact) -> list | None:
