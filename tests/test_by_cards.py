@@ -144,6 +144,54 @@ def test_the_search_agrees_with_trying_every_line(seed):
         hands, leader, started, trump, side)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_differs_says_whether_the_range_is_one_number(seed):
+    """``Search.differs(value)``: some line gives another count than ``value`` - exactly when
+    the range (every line tried, ``_range``) is not ``(value, value)``, for values inside the
+    range and one either side of it."""
+    rnd = random.Random(2000 + seed)
+    hands, leader, started = _random_position(rnd, rnd.choice((2, 3, 4)), rnd.randrange(3))
+    trump = rnd.choice((None, 0, 1, 2, 3))
+    side = rnd.randrange(2)
+    low, high = _range(hands, leader, started, trump, side)
+    for value in range(low - 1, high + 2):
+        assert Search(trump, side).differs(hands, leader, started, value) == (
+            (low, high) != (value, value))
+
+
+def _settled_position(seed):
+    """A random position of 4 or 5 tricks whose range is one number (every line agrees)."""
+    rnd = random.Random(seed)
+    while True:
+        hands, leader, started = _random_position(rnd, rnd.choice((4, 5)), rnd.randrange(3))
+        trump, side = rnd.choice((None, 0, 1, 2, 3)), rnd.randrange(2)
+        low, high = Search(trump, side).range(hands, leader, started)
+        if low == high:
+            return hands, leader, started, trump, side, low
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_where_every_line_agrees_differs_visits_what_the_range_visits(seed):
+    """No line gives another count, so ``differs`` never stops early: it visits the positions
+    ``range`` visits, so it runs out of a budget exactly when ``range`` does - the cards' own
+    measure of a revoke's cost (``equity._settled_cost``) decides as before."""
+    hands, leader, started, trump, side, value = _settled_position(3000 + seed)
+    whole, asked = Search(trump, side), Search(trump, side)
+    whole.range(hands, leader, started)
+    assert not asked.differs(hands, leader, started, value)
+    assert asked.nodes == whole.nodes
+    for budget in (whole.nodes - 1, whole.nodes):
+        ran_out = []
+        for search in (lambda s: s.range(hands, leader, started),
+                       lambda s: s.differs(hands, leader, started, value)):
+            try:
+                search(Search(trump, side, budget))
+                ran_out.append(False)
+            except RangeUnknown:
+                ran_out.append(True)
+        assert ran_out == [budget < whole.nodes] * 2
+
+
 # --- plain lines of play: a witness that the cards do not settle a result --------------------
 
 def _hands(**seats):
@@ -170,6 +218,9 @@ ACE_AND_KING = _hands(N="SA S2", E="SK S3", S="H3 H2", W="D3 D2")
 def test_two_plain_lines_that_differ_prove_the_cards_do_not_settle_it():
     assert by_cards.played_counts(COVER_OR_NOT, 0, (), None, 0) == {1, 2}
     assert Search(None, 0).range(COVER_OR_NOT, 0, ()) == (1, 2)
+    # East covers or not: lines give N-S 1 and 2, so either count is "differs"
+    assert Search(None, 0).differs(COVER_OR_NOT, 0, (), 2)
+    assert Search(None, 0).differs(COVER_OR_NOT, 0, (), 1)
     # North's two spades as the cards a revoker might have followed with (North on lead,
     # started by nobody): one group, so the plain lines disagree
     north_plays = [c for c in range(52) if COVER_OR_NOT[0] >> c & 1]
@@ -179,6 +230,8 @@ def test_two_plain_lines_that_differ_prove_the_cards_do_not_settle_it():
 def test_plain_lines_that_agree_leave_it_to_the_search():
     assert by_cards.played_counts(ACE_AND_KING, 0, (), None, 0) == {1}
     assert Search(None, 0).range(ACE_AND_KING, 0, ()) == (1, 1)
+    assert not Search(None, 0).differs(ACE_AND_KING, 0, (), 1)  # every line: N-S 1
+    assert Search(None, 0).differs(ACE_AND_KING, 0, (), 2)
     north_plays = [c for c in range(52) if ACE_AND_KING[0] >> c & 1]
     # after SA (East's S3 or SK under it, his other spade beats S2) or S2 (East wins it, SA
     # wins the last): 1 either way

@@ -247,7 +247,7 @@ def test_a_position_the_solver_refuses_changes_nothing_but_the_equity_cells(monk
     """The solver refusing a position (DDS: 'Wrong number of remaining cards in a hand') leaves
     the equity cells empty with an EQ002 note; the findings, the ruling and the status are those
     of the run with --no-equity (before, the board became RC099 and lost its revokes)."""
-    from endplay._dds import DDSError
+    from revoke_audit.ruling._endplay import DDSError
 
     from revoke_audit.ruling import equity
 
@@ -450,3 +450,20 @@ def test_the_page_shows_the_result_64c_assigns():
     a, _cells, _words = _decided(D3, "3H", EAST_KEEPS_TRUMP_10, discovered="after-round")
     page = section(render(a), a, 1)
     assert (page["before"], page["after"]) == ("3H-3, N-S -150", "3H=, N-S 140")
+
+
+def test_each_position_goes_to_the_solver_once_a_process(monkeypatch):
+    """A record audited twice (a file read twice in one run) asks DDS once per position - the
+    position before West's card and the one after it - and the second audit's figures, from
+    the answers kept, are the first's."""
+    from revoke_audit.ruling import equity
+
+    calls, real = [], equity.solve
+    monkeypatch.setattr(equity, "solve", lambda *position: calls.append(position) or real(
+        *position))
+    equity._solved.cache_clear()
+    record = board(D2, "3NT", "S", WEST_REVOKES_9)
+    first, again = audit_board(record), audit_board(record)
+    assert len(calls) == len(set(calls)) == 2
+    assert board_row(first) == board_row(again) and first.findings == again.findings
+    assert first.tricks_equity == 10

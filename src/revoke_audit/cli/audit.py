@@ -29,8 +29,6 @@ from ..scoring.rescore import METHODS, Fields
 from ..scoring.standings import STANDING_COLUMNS, changes, standings
 from ..reports.rows import names_a_board
 from ..engine.run import render_sources
-from ..reports.sarif import write_sarif
-from ..reports.streamed_json import JsonLines, JsonSpools, placeholder, write_document
 from ..reports.selection import ALL, Selection, screen
 from .main import ByteSize, FAIL_LEVELS, IOFailure, LIMITS, SettingsError, _codes, _many, _no_clash, _read_log, config_option, main
 
@@ -148,10 +146,7 @@ def audit(paths, output, findings_path, fmt, laws, discovered, equity, jobs, eng
     no_board: list[object] = []  # the codes of the rows of sources that gave no board
     bar = _progress(len(sources), quiet, progress)
     try:
-        if fmt in ("json", "sarif"):
-            collected = JsonSpools(f"the --format {fmt} document")
-        elif fmt == "jsonl":
-            collected = JsonLines(echo_part, echo, json_board)
+        collected = _collector(fmt)
         documents = ([write_baseline] if recorder else []) + ([html_path] if page else [])
         documents += [corrections_path] if corrections_path else []
         fields = Fields(scoring)
@@ -354,20 +349,37 @@ def _emit(r, fmt, quiet, collected) -> None:
         collected.add(r.row, r.findings)
 
 
+def _collector(fmt: str):
+    """What holds the rows of a JSON document (``--format json``, ``sarif``) or streams JSON
+    lines (``jsonl``); None for any other output.  Imported here: a run with another output
+    never loads the JSON writers (nor their spools' ``tempfile``)."""
+    if fmt not in ("json", "sarif", "jsonl"):
+        return None
+    from ..reports.streamed_json import JsonLines, JsonSpools
+
+    if fmt == "jsonl":
+        return JsonLines(echo_part, echo, json_board)
+    return JsonSpools(f"the --format {fmt} document")
+
+
 def _finish_stdout(fmt, collected: "JsonSpools | JsonLines | None") -> None:
     """The one document of ``--format json`` or ``sarif``, streamed from the spools; the
     last line of ``--format jsonl`` ended."""
-    if isinstance(collected, JsonLines):
-        collected.close()
-        return
     if collected is None:
+        return
+    if fmt == "jsonl":
+        collected.close()
         return
     with collected:
         if fmt == "json":
+            from ..reports.streamed_json import placeholder, write_document
+
             doc = {"boards": placeholder("boards"), "findings": placeholder("findings")}
             write_document(echo_part, doc, {"boards": collected.boards,
                                             "findings": collected.findings}, ensure_ascii=False)
         else:
+            from ..reports.sarif import write_sarif  # only for --format sarif
+
             write_sarif(echo_part, collected.findings)
         echo("")
 

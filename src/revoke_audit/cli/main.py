@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import sys
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -107,14 +106,23 @@ class _Main(click.Group):
             except (click.exceptions.ClickException, click.exceptions.Exit,
                     click.exceptions.Abort):
                 raise
-            except BrokenProcessPool:  # killed from outside (out of memory, a kill -9)
-                echo("revoke-audit: a worker process ended abruptly (killed, or out of memory); "
-                     "no report written", err=True)
-                raise SystemExit(2) from None
-            except Exception as exc:  # a bug: one line for the user, never a traceback
+            except Exception as exc:
+                if _broken_pool(exc):  # killed from outside (out of memory, a kill -9)
+                    echo("revoke-audit: a worker process ended abruptly (killed, or out of "
+                         "memory); no report written", err=True)
+                    raise SystemExit(2) from None
+                # a bug: one line for the user, never a traceback
                 echo(f"revoke-audit: internal error ({type(exc).__name__}: {exc}); please "
                      "report it", err=True)
                 raise SystemExit(2) from None
+
+
+def _broken_pool(exc: Exception) -> bool:
+    """A pool of worker processes broken from outside.  Its module is looked up, not imported:
+    a run that started no pool (``--jobs 1``) never loads ``concurrent.futures`` and its
+    ``multiprocessing`` (about 15 ms of a process's start), and cannot have broken one."""
+    pool = sys.modules.get("concurrent.futures.process")
+    return pool is not None and isinstance(exc, pool.BrokenProcessPool)
 
 
 class ByteSize(click.ParamType):

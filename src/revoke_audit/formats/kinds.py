@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import codecs
 import re
-import tarfile
 
 
 TEXT_SUFFIXES = (".pbn", ".lin")
@@ -70,6 +69,8 @@ def _tar_header(head: bytes) -> bool:
     a text with ``ustar`` there (a PBN comment) stays text (POSIX.1-1988 ustar header)."""
     if head[257:262] != b"ustar" or len(head) < 512:
         return False
+    import tarfile  # here: only for a head that may be a tar's (most runs never load it)
+
     try:
         return tarfile.nti(head[148:156]) in tarfile.calc_chksums(head[:512])
     except Exception:  # noqa: BLE001 - tarfile.InvalidHeaderError on a field that is no number

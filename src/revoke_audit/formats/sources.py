@@ -23,10 +23,7 @@ import os
 import stat
 import struct
 import sys
-import tarfile
-import tempfile
-import zipfile
-from typing import BinaryIO, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, NamedTuple
 
 from ..core.findings import Finding
 from ..core.record import BoardRecord
@@ -34,6 +31,10 @@ from .kinds import SUFFIXES, kind_of, looks_like, text_head, unnamed_text_not_pb
 from .paths import PathArg, iter_sources
 from .streams import (BLANK, Gunzip, Limits, Meter, Reading, RunBudget, Text,
                       open_head)
+
+if TYPE_CHECKING:  # imported where an archive or a spool is read: a run of plain text files
+    import tarfile  # never loads them (some 10 ms of a process's start)
+    import zipfile
 
 MAX_DEPTH = 4  # archives inside archives
 _SPOOL = 16 << 20  # a zip read from a stream is held in memory up to this, then on disk
@@ -264,6 +265,8 @@ def _open_zip(fh: BinaryIO) -> zipfile.ZipFile:
     ``zipfile`` refuses whole) is opened again through ``_Utf8FlagCleared``, and the flagged
     names decoded as UTF-8 keeping their undecodable bytes (``surrogateescape``), as a file
     name on disk is."""
+    import zipfile  # here: see the imports
+
     try:
         return zipfile.ZipFile(fh)
     except UnicodeDecodeError:
@@ -380,6 +383,8 @@ def _tar_members(stream: io.BufferedReader, source: str, reading: Reading, depth
                  ) -> Iterator[Iterator[BoardRecord]]:
     """The records of each member, lazily; a tar that cannot be read to its end gives a last
     "member" with its row (unless a limit stopped it, which has its own row)."""
+    import tarfile  # here: see the imports
+
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tf:
             for info in tf:
@@ -411,6 +416,8 @@ def _tar_kind(info: tarfile.TarInfo) -> str:
 
 def _spool(stream: BinaryIO) -> BinaryIO:
     """The rest of ``stream`` in a seekable file (memory first, then disk)."""
+    import tempfile  # here: see the imports
+
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL)
     while True:
         chunk = stream.read(1 << 16)

@@ -276,8 +276,25 @@ class Search:
         except RangeUnknown:
             raise RangeUnknown(max(count(h) for h in hands), self.budget) from None
 
-    def _from_lead(self, hands: tuple[Hand, ...], leader: Seat, most: bool) -> int:
-        """``side``'s most (or fewest) tricks from the start of a trick."""
+    def differs(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
+                value: int) -> bool:
+        """Whether some line gives ``side`` another count than ``value`` (one line's): the range
+        is not ``(value, value)``.  ``range``'s search, stopped at the first such line: where
+        there is none it visits what ``range`` visits (out of budget exactly when it is)."""
+        if not any(hands):
+            return value != 0
+        try:
+            self._trick(hands, leader, started, True, value + 1)
+            self._trick(hands, leader, started, False, value - 1)
+        except _Reached:
+            return True
+        except RangeUnknown:
+            raise RangeUnknown(max(count(h) for h in hands), self.budget) from None
+        return False
+
+    def _from_lead(self, hands: tuple[Hand, ...], leader: Seat, most: bool,
+                   stop: int | None = None) -> int:
+        """``side``'s most (or fewest) tricks from the start of a trick (``stop``: ``_trick``)."""
         if not any(hands):
             return 0
         key = (hands, leader, most)
@@ -286,18 +303,23 @@ class Search:
             self.nodes += 1
             if self.nodes > self.budget:
                 raise RangeUnknown(count(hands[leader]), self.budget)  # (range: the whole)
-            got = self.memo[key] = self._trick(hands, leader, (), most)
+            got = self.memo[key] = self._trick(hands, leader, (), most, stop)
         return got
 
     def _trick(self, hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
-               most: bool) -> int:
+               most: bool, stop: int | None = None) -> int:
+        """``side``'s most (or fewest) tricks from a trick begun with ``started``; a line that
+        reaches ``stop`` (``differs``) raises ``_Reached``, leaving ``memo`` no partial figure."""
         left = max(count(h) for h in hands)
         mine, theirs = (0, 0) if started else _sure_tricks(hands, self.trump, self.side)
         goal = left - theirs if most else mine  # no line can do better: stop when one does
         best = -1 if most else 99
         for cards, rest in self._finishes(hands, leader, started):
             win = (leader + winning_index(list(cards), self.trump)) % 4
-            got = (win % 2 == self.side) + self._from_lead(rest, win, most)
+            won = win % 2 == self.side
+            got = won + self._from_lead(rest, win, most, None if stop is None else stop - won)
+            if stop is not None and (got >= stop if most else got <= stop):
+                raise _Reached
             best = max(best, got) if most else min(best, got)
             if best == goal:
                 break
@@ -315,6 +337,10 @@ class Search:
         for card in _distinct(legal, live & ~held):
             after = hands[:seat] + (held & ~(1 << card),) + hands[seat + 1:]
             yield from self._finishes(after, leader, started + (card,))
+
+
+class _Reached(Exception):
+    """``Search.differs``: a line reached the count looked for (the search stops there)."""
 
 
 #: The ways ``played_counts`` plays the cards out: (``side`` plays its highest legal card, the

@@ -8,7 +8,6 @@ import csv
 import io
 
 import pickle
-import tempfile
 from contextlib import contextmanager
 from typing import IO, Iterator
 
@@ -32,6 +31,8 @@ class Deferred:
         self._spool: IO[bytes] | None = None
         self._filled = [r for r in reports.boards if getattr(r, "rewritable", False)]
         if hold or len(self._filled) < len(reports.boards):
+            import tempfile  # here: a run whose boards report is a file never loads it
+
             held = " and ".join([r.name for r in reports.boards[:1]] + ([hold] if hold else []))
             self.name = f"{held} (spooled in {tempfile.gettempdir()})"
             self._filled = []

@@ -17,11 +17,11 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._endplay import Card, Deal, Denom, Player, SolveMode, solve_board as _solve_board
+from ._endplay import solve
 
-from ..core.cards import card_str, count, deal_str, parse_card, winning_index
+from ..core.cards import Card, Hand, Seat, count, winning_index
 from ..replay import Replay, RevokeFact
-from ..replay.by_cards import RangeUnknown, Search, lines_disagree
+from ..replay.by_cards import RangeUnknown, Search, lines_disagree, played_counts
 from ..replay.model import FOLLOW
 
 #: Positions the cards' own measure of a revoke's cost may visit (then double dummy decides).
@@ -33,11 +33,25 @@ CARDS_BUDGET = 2_000
 _SOLVER = threading.Lock()
 
 
-def solve_board(deal: Deal) -> list:
-    """endplay's ``solve_board`` for the best card only (one card that takes the most tricks
-    for the side on play, with that count: DDS's cheapest mode), one call at a time."""
+#: A position for the solver: the hands left, the leader of the trick begun, the strain
+#: (0 spades .. 3 clubs, 4 notrump) and the cards of that trick (out of the hands).
+Position = tuple[tuple[Hand, ...], Seat, int, tuple[Card, ...]]
+
+
+def solve_board(position: Position) -> list[tuple[Card, int]]:
+    """DDS's best card only (one card that takes the most tricks for the side on play, with
+    that count: its cheapest mode), one call at a time (``_endplay.solve``), each position
+    solved once a process (``_solved``)."""
+    return list(_solved(position))
+
+
+@lru_cache(maxsize=1024)
+def _solved(position: Position) -> tuple[tuple[Card, int], ...]:
+    """``solve_board`` of one position, kept: a record read twice in a run (the corpus has
+    whole files twice: 52 of its 176 solver calls) asks DDS once.  DDS's answer is a function
+    of the position (a new deal starts from fresh tables), so the same figures either way."""
     with _SOLVER:
-        return list(_solve_board(deal, SolveMode.OptimalOne))
+        return tuple(solve(*position))
 
 
 def follow_options(rp: Replay, fact: RevokeFact) -> list | None:
@@ -45,8 +59,8 @@ def follow_options(rp: Replay, fact: RevokeFact) -> list | None:
     played, with the tricks his side then takes; None when the position is not known (a
     defective trick, a card not recorded, a replay that stopped early).  One solver call, which
     ``equity_tricks`` and ``revoke_cost`` share (``assess`` makes it once per revoke)."""
-    deal = _deal_before(rp, fact)
-    return None if deal is None else solve_board(deal)
+    position = _deal_before(rp, fact)
+    return None if position is None else solve_board(position)
 
 
 def equity_tricks(rp: Replay, fact: RevokeFact, options: list | None = None) -> int | None:
@@ -66,17 +80,16 @@ def _won_before(rp: Replay, t: int) -> int:
     return sum(1 for x in rp.tricks[:t - 1] if x.winner is not None and x.winner % 2 == rp.declarer % 2)
 
 
-def _deal_before(rp: Replay, fact: RevokeFact) -> Deal | None:
+def _deal_before(rp: Replay, fact: RevokeFact) -> Position | None:
     """The position just before the offender's card, for the solver."""
     before = _cards_before(rp, fact)
     if before is None:
         return None
-    deal = Deal(deal_str(rp.hands_at[fact.trick - 1]))
-    deal.first = Player(rp.tricks[fact.trick - 1].leader)
-    deal.trump = Denom(rp.strain)
+    hands, leader = tuple(rp.hands_at[fact.trick - 1]), rp.tricks[fact.trick - 1].leader
+    position: Position = (hands, leader, rp.strain, ())
     for card in before:
-        deal.play(Card(card_str(card)))
-    return deal
+        position = _played(position, card)
+    return position
 
 
 @dataclass(frozen=True)
@@ -97,36 +110,44 @@ def revoke_cost(rp: Replay, fact: RevokeFact, options: list | None = None
                 ) -> RevokeCost | None:
     """Law 64C's measure of one revoke (``RevokeCost``); None when the position is not known.
     ``options``: ``follow_options``, when made already."""
-    deal = _deal_before(rp, fact)
-    if deal is None:
+    position = _deal_before(rp, fact)
+    if position is None:
         return None
     os_side, left = fact.seat % 2, 14 - fact.trick
-    options = solve_board(deal) if options is None else options
+    options = solve_board(position) if options is None else options
     if not options:
         return None
     follow, os_follow = max(options, key=lambda o: o[1])
-    deal.play(Card(card_str(fact.card)))
-    os_revoke = _side_tricks(deal, os_side, left)
-    follow_card = _card_int(follow)
-    return RevokeCost(os_revoke - os_follow, follow_card,
-                      _winner_with(rp, fact, follow_card))
+    os_revoke = _side_tricks(_played(position, fact.card), os_side, left)
+    return RevokeCost(os_revoke - os_follow, follow, _winner_with(rp, fact, follow))
 
 
-def _side_tricks(deal: Deal, side: int, left: int) -> int:
+def _played(position: Position, card: Card) -> Position:
+    """``position`` after ``card`` (the player on turn's): added to the trick, or, when it ends
+    the trick, the trick's winner (Law 44) on lead to the next, none of it begun."""
+    hands, leader, strain, trick = position
+    seat = (leader + len(trick)) % 4
+    if not hands[seat] >> card & 1:  # refused as endplay's ``Deal.play`` refused it (EQ002)
+        raise RuntimeError("Trying to play card not in hand")
+    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+    trick += (card,)
+    if len(trick) < 4:
+        return hands, leader, strain, trick
+    trump = None if strain == 4 else strain
+    return hands, (leader + winning_index(list(trick), trump)) % 4, strain, ()
+
+
+def _side_tricks(position: Position, side: int, left: int) -> int:
     """Tricks ``side`` takes, double dummy, of the ``left`` tricks from the current one (the
     current one already complete when no card of the next has been played)."""
-    if not deal.curtrick:  # the revoke card ended the trick: its winner leads
-        done = 1 if int(deal.first) % 2 == side else 0
-        best = max(t for _c, t in solve_board(deal))
-        mine = best if int(deal.first) % 2 == side else left - 1 - best
+    _hands, leader, _strain, trick = position
+    if not trick:  # the revoke card ended the trick: its winner leads
+        done = 1 if leader % 2 == side else 0
+        best = max(t for _c, t in solve_board(position))
+        mine = best if leader % 2 == side else left - 1 - best
         return done + mine
-    best = max(t for _c, t in solve_board(deal))
-    return best if int(deal.curplayer) % 2 == side else left - best
-
-
-def _card_int(card: Card) -> int:
-    """endplay's card as ours (its suits are ours: 0 spades .. 3 clubs)."""
-    return parse_card("SHDC"[int(card.suit)] + card.rank.abbr)
+    best = max(t for _c, t in solve_board(position))
+    return best if (leader + len(trick)) % 2 == side else left - best
 
 
 def _winner_with(rp: Replay, fact: RevokeFact, card: int) -> int | None:
@@ -306,25 +327,29 @@ def _settled_cost(trump: int | None, seat: int, suit_led: int, card: int,
                   hands: tuple[int, ...], leader: int, before: tuple[int, ...]
                   ) -> tuple[int, int] | None:
     """``cost_by_cards`` of one position: pure, so a board ruled again (its slip's other
-    reading, another edition or discovery) asks the search once; a few hundred kept."""
+    reading, another edition or discovery) asks the search once; a few hundred kept.  Where
+    the plain lines agree, the search looks only for a line that gives another number
+    (``Search.differs``): it stops at the first, and decides as the whole range would."""
+    side = 1 - seat % 2
     follows = [c for c in range(52) if hands[seat] >> c & 1 and c // 13 == suit_led]
-    if lines_disagree(trump, 1 - seat % 2, seat, hands, leader, before, (follows, [card])):
+    if lines_disagree(trump, side, seat, hands, leader, before, (follows, [card])):
         return None  # two plain lines prove it unsettled: no search (most revoke boards)
-    search = Search(trump, 1 - seat % 2, CARDS_BUDGET)
-    got: list[set[int]] = []
+    search = Search(trump, side, CARDS_BUDGET)
+    got: list[int] = []
     try:
         for cards in (follows, [card]):
-            seen: set[int] = set()
+            value = -1
             for played in cards:
-                after = list(hands)
-                after[seat] &= ~(1 << played)
-                seen.update(search.range(tuple(after), leader, before + (played,)))
-                if len(seen) > 1:
-                    return None
-            got.append(seen)
+                after = hands[:seat] + (hands[seat] & ~(1 << played),) + hands[seat + 1:]
+                started = before + (played,)
+                if value < 0:  # what every plain line gives (``lines_disagree``: they agree)
+                    value = min(played_counts(after, leader, started, trump, side))
+                if search.differs(after, leader, started, value):
+                    return None  # a line gives another number: stop there, not the whole range
+            got.append(value)
     except RangeUnknown:
         return None
-    return next(iter(got[0])), next(iter(got[1]))
+    return got[0], got[1]
 
 
 def __getattr__(name: str):

@@ -11,9 +11,11 @@ exact value; an exact half either way)."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from fractions import Fraction
 from math import ceil, floor
-from typing import Iterable, NamedTuple
+from typing import TYPE_CHECKING, Iterable, NamedTuple
+
+if TYPE_CHECKING:  # imported where a table's figures are checked: most runs have none
+    from fractions import Fraction
 
 from .field import IMP_STEPS
 
@@ -134,6 +136,8 @@ def check(table: ScoreTable) -> Check | None:
     n = sum(times for _, times in rows)
     if n < 2:
         return None
+    from fractions import Fraction  # here: see the imports
+
     ordered = sorted(rows)
     values = [v for v, _ in ordered]
     below = [0]
@@ -167,6 +171,8 @@ def _rounded(x: Fraction, decimals: int, down: bool = False) -> str:
     """``x`` to ``decimals`` places, a half up (towards plus infinity; ``down``: a half
     down), as text.  A program rounding its floating-point value may go either way at an
     exact half (0.075 is a little less than 0.075 as a float): both are its figure."""
+    from fractions import Fraction  # here: see the imports
+
     scaled = (ceil(x * 10 ** decimals - Fraction(1, 2)) if down
               else floor(x * 10 ** decimals + Fraction(1, 2)))
     sign = "-" if scaled < 0 else ""
