@@ -14,12 +14,12 @@ from ...core.auction import derive_contract, parse_contract
 from ...core.cards import NOTRUMP
 from ...formats.lin.board import _AH_BOARD, _VUL_OF
 from ...formats.lin.plain import PlainLine
-from ...formats.lin.values import CARD_OF, parse_calls, read_md_hands
+from ...formats.lin.values import CARD_OF, parse_calls
 from ...formats.lin.vugraph import names_nesw
 from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
 from . import kernel
-from .common import Problems, board_row, duplicate_edition, memo, outcome
+from .common import board_row, duplicate_edition, memo, outcome
 
 _HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|]*)\|")
 # the values of the line's calls, cards and claim.  Keys and values alternate (``LINE``), and
@@ -36,10 +36,10 @@ def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
     m = _HEAD.match(pl.text)
     names, md, ah, sv = m.groups()
     vul = _VUL_OF.get(sv.strip().lower())
-    d = Problems()
-    dealer, hands = read_md_hands(md, pl.line, d)
-    if vul is None or d or dealer is None or hands is None or None in hands:
+    deal = kernel.lin_deal(md)  # ``read_md_hands`` with no problem and every hand known
+    if vul is None or deal is None:
         return None  # PS209, an md problem, or a hand unknown
+    dealer, hands = deal
     tail = pl.text[m.end() - 1:]  # from the "|" before the first key: "|key|value|..."
     calls = memo(_calls, (tuple(_MB.findall(tail)),))
     if calls is None:
