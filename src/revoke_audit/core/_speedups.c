@@ -27,6 +27,8 @@
  *                   (twin: ``formats.scans.one_game_each``: every block of a PBN file starts
  *                   with a tag and holds one Deal and at most one Event and Board, and no "["
  *                   is left open on its line or followed by whitespace)
+ *   lin_cards(text) -> the cards of the "|pc|" values of a LIN line, or None when one is not a
+ *                   card (twin: ``lane.kernel.py_lin_cards``)
  *   plain_tags(text) -> (tags, auction, play) or None
  *                   (twin: ``formats.pbn.plain.py_plain_tags``: a plain PBN game's tag lines)
  *
@@ -227,6 +229,68 @@ static PyObject *kernel_lin_deal(PyObject *self, PyObject *arg)
     return Py_BuildValue("(i(KKKK))", dealer_of[text[0] - '1'],
                          (unsigned long long)hands[0], (unsigned long long)hands[1],
                          (unsigned long long)hands[2], (unsigned long long)hands[3]);
+}
+
+/* A LIN card value as ``formats.lin.values.CARD_OF`` reads it - a suit letter and a rank, each
+ * in either case, "10" for the ten - or -1. */
+static int lin_card(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
+{
+    Py_ssize_t n = end - start;
+    if (n != 2 && n != 3)
+        return -1;
+    Py_UCS4 a = PyUnicode_READ(kind, data, start), b = PyUnicode_READ(kind, data, start + 1);
+    if (a >= 'a' && a <= 'z')
+        a -= 'a' - 'A';
+    if (b >= 'a' && b <= 'z')
+        b -= 'a' - 'A';
+    int s = suit_of(a), r;
+    if (n == 3)
+        r = (b == '1' && PyUnicode_READ(kind, data, start + 2) == '0') ? 8 : -1;
+    else
+        r = rank_of(b);
+    return (s < 0 || r < 0) ? -1 : s * 13 + r;
+}
+
+/* The cards of every "|pc|value" of a LIN line, as ``re.findall(r"\|pc\|([^|]*)")`` finds
+ * them (each value up to the next "|"), in order; None when a value is not a card. */
+static PyObject *kernel_lin_cards(PyObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "lin_cards() takes a str");
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(arg);
+    PyObject *cards = PyList_New(0);
+    if (cards == NULL)
+        return NULL;
+    Py_ssize_t i = 0;
+    while (i + 4 <= len) {
+        if (PyUnicode_READ(kind, data, i) != '|' || PyUnicode_READ(kind, data, i + 1) != 'p'
+                || PyUnicode_READ(kind, data, i + 2) != 'c'
+                || PyUnicode_READ(kind, data, i + 3) != '|') {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i + 4, end = start;
+        while (end < len && PyUnicode_READ(kind, data, end) != '|')
+            end++;
+        int card = lin_card(kind, data, start, end);
+        if (card < 0) {
+            Py_DECREF(cards);
+            Py_RETURN_NONE;
+        }
+        PyObject *item = PyLong_FromLong(card);
+        if (item == NULL || PyList_Append(cards, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(cards);
+            return NULL;
+        }
+        Py_DECREF(item);
+        i = end;
+    }
+    return cards;
 }
 
 /* The cards of the play tokens (split at whitespace as ``str.split`` splits, a last ``*``
@@ -927,6 +991,8 @@ static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
     {"lin_deal", kernel_lin_deal, METH_O,
      "(dealer, masks N, E, S, W) of a LIN md value written the usual way, or None."},
+    {"lin_cards", kernel_lin_cards, METH_O,
+     "The cards of a LIN line's pc values (lane.kernel.py_lin_cards), or None."},
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
      "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
     {"time_tricks", kernel_time_tricks, METH_VARARGS,

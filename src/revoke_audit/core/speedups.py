@@ -6,6 +6,8 @@ that gives exactly the same answer for any input, and the tests compare them:
   ``formats.pbn.lookup.fast_deal`` and ``lane.kernel.py_column_tricks``);
 * ``time_tricks``: the LIN lane's replay of cards in the order played (twin
   ``lane.kernel.py_time_tricks``);
+* ``lin_deal`` and ``lin_cards``: the LIN lane's md and a line's cards (twins
+  ``lane.kernel.py_lin_deal`` and ``lane.kernel.py_lin_cards``);
 * ``blank_runs`` and ``newlines``: where a large file's games start and the line number each
   part starts on, for ``--jobs`` (twins ``blank_runs`` and ``newlines`` in ``formats.scans``);
 * ``plain_bytes``, ``ascii_from``, ``one_game_each`` and ``lin_splits``: the scans of the check
@@ -25,7 +27,8 @@ import os
 from types import ModuleType
 
 FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes",
-             "ascii_from", "one_game_each", "lin_splits", "plain_tags", "lin_deal")
+             "ascii_from", "one_game_each", "lin_splits", "plain_tags", "lin_deal",
+             "lin_cards")
 
 
 def complete(module: ModuleType | None) -> ModuleType | None:

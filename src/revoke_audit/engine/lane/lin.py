@@ -14,7 +14,7 @@ from ...core.auction import derive_contract, parse_contract
 from ...core.cards import NOTRUMP
 from ...formats.lin.board import _AH_BOARD, _VUL_OF
 from ...formats.lin.plain import PlainLine
-from ...formats.lin.values import CARD_OF, parse_calls
+from ...formats.lin.values import parse_calls
 from ...formats.lin.vugraph import names_nesw
 from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
@@ -26,7 +26,6 @@ _HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|
 # a scan that took a value for a key would give a value that is a key's name - no call, card
 # or claim - so the board is left to the full audit.
 _MB = re.compile(r"\|mb\|([^|]*)")
-_PC = re.compile(r"\|pc\|([^|]*)")
 _MC = re.compile(r"\|mc\|([0-9]+)\|\Z")
 
 
@@ -44,7 +43,7 @@ def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
     calls = memo(_calls, (tuple(_MB.findall(tail)),))
     if calls is None:
         return None  # PS206
-    cards = list(map(CARD_OF.get, _PC.findall(tail)))
+    cards = kernel.lin_cards(tail)
     claim = _MC.search(tail)
     claim = int(claim.group(1)) if claim else None
     contract, declarer = memo(derive_contract, (calls, dealer))
@@ -75,13 +74,16 @@ def _calls(values: tuple[str, ...]) -> tuple[str, ...] | None:
     return tuple(calls)
 
 
-def _tricks(hands: tuple[int, int, int, int], cards: list[int | None], leader: int,
+def _tricks(hands: tuple[int, int, int, int], cards: list[int] | None, leader: int,
             trump: int | None, side: int) -> tuple[int, int] | None:
     """(tricks won by the side ``side`` - declarer's: 0 N-S, 1 E-W -, whole tricks played) of
     cards in the order played, each trick led by the winner of the one before; None unless
-    every card is held by the player on turn and follows suit when it can, or when the play
-    stops inside trick 13 (the full audit plays its last cards itself)."""
+    every card is held by the player on turn and follows suit when it can, when a ``pc`` value
+    is no card (``cards`` None), or when the play stops inside trick 13 (the full audit plays
+    its last cards itself)."""
+    if not cards:
+        return None
     n = len(cards)
-    if not n or n > 52 or None in cards or 48 < n < 52:
+    if n > 52 or 48 < n < 52:
         return None
     return kernel.time_tricks(hands, cards, leader, trump, side)
