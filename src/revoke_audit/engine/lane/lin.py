@@ -19,7 +19,7 @@ from ...formats.lin.vugraph import names_nesw
 from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
 from . import kernel
-from .common import board_row, duplicate_edition, memo, outcome
+from .common import board_row, duplicate_edition, kept, outcome
 
 _HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|]*)\|")
 # the values of the line's calls, cards and claim.  Keys and values alternate (``LINE``), and
@@ -27,11 +27,18 @@ _HEAD = re.compile(r"pn\|([^|]*)\|st\|\|md\|([^|]*)\|rh\|\|ah\|([^|]*)\|sv\|([^|
 # or claim - so the board is left to the full audit.
 _MB = re.compile(r"\|mb\|([^|]*)")
 _MC = re.compile(r"\|mc\|([0-9]+)\|\Z")
+# what the readers' functions gave (``common.kept``): (mb values, dealer) -> (contract,
+# declarer, trump) or None; --laws -> the edition's name or None
+_MISSING = object()
+_AUCTIONS: dict[tuple, tuple | None] = {}
+_EDITIONS: dict[str, str | None] = {}
 
 
-def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
+def plain_row(pl: PlainLine, options: AuditOptions, lean: bool = False
+              ) -> Rendered | tuple[str, None] | None:
     """The rows of a plain LIN line with nothing to find; None when the full audit must see
-    it."""
+    it.  ``lean``: its boards.csv line instead when the line can be made (with no field tags:
+    LIN has none; ``common.board_row``)."""
     m = _HEAD.match(pl.text)
     names, md, ah, sv = m.groups()
     vul = _VUL_OF.get(sv.strip().lower())
@@ -40,27 +47,41 @@ def plain_row(pl: PlainLine, options: AuditOptions) -> Rendered | None:
         return None  # PS209, an md problem, or a hand unknown
     dealer, hands = deal
     tail = pl.text[m.end() - 1:]  # from the "|" before the first key: "|key|value|..."
-    calls = memo(_calls, (tuple(_MB.findall(tail)),))
-    if calls is None:
-        return None  # PS206
+    key = (tuple(_MB.findall(tail)), dealer)
+    auction = _AUCTIONS.get(key, _MISSING)
+    if auction is _MISSING:
+        auction = kept(_AUCTIONS, key, _auction(*key))
+    if auction is None:
+        return None  # PS206, or no contract
+    contract, declarer, trump = auction
     cards = kernel.lin_cards(tail)
     claim = _MC.search(tail)
     claim = int(claim.group(1)) if claim else None
-    contract, declarer = memo(derive_contract, (calls, dealer))
-    if contract is None or contract == "Pass" or declarer is None:
-        return None
-    strain = parse_contract(contract)[1]
-    got = _tricks(hands, cards, (declarer + 1) % 4,
-                  None if strain == NOTRUMP else strain, declarer & 1)
+    got = _tricks(hands, cards, (declarer + 1) % 4, trump, declarer & 1)
     tricks = outcome(*got, claim, None) if got is not None else None
-    laws = memo(duplicate_edition, ("", "", options.laws))
+    laws = _EDITIONS.get(options.laws, _MISSING)
+    if laws is _MISSING:
+        laws = kept(_EDITIONS, options.laws, duplicate_edition("", "", options.laws))
     if tricks is None or laws is None:
         return None
     title = _AH_BOARD.match(ah.strip())
-    return Rendered(board_row(pl.source, pl.line, pl.game, "", "",
-                              title.group(1) if title else "", "", dealer, vul, declarer,
-                              contract, tricks, claim, laws,
-                              names_nesw([n.strip() for n in names.split(",")])), [])
+    row = board_row(pl.source, pl.line, pl.game, "", "", title.group(1) if title else "", "",
+                    dealer, vul, declarer, contract, tricks, claim, laws,
+                    names_nesw([n.strip() for n in names.split(",")]), lean)
+    return (row, None) if type(row) is str else Rendered(row, [])
+
+
+def _auction(values: tuple[str, ...], dealer: int) -> tuple[str, int, int | None] | None:
+    """(contract, declarer, trump) of the ``mb`` values as the reader reads them, when every
+    call is readable and the auction ends in a contract."""
+    calls = _calls(values)
+    if calls is None:
+        return None  # PS206
+    contract, declarer = derive_contract(calls, dealer)
+    if contract is None or contract == "Pass" or declarer is None:
+        return None
+    strain = parse_contract(contract)[1]
+    return contract, declarer, None if strain == NOTRUMP else strain
 
 
 def _calls(values: tuple[str, ...]) -> tuple[str, ...] | None:
