@@ -27,13 +27,16 @@
  *                   (twin: ``formats.scans.one_game_each``: every block of a PBN file starts
  *                   with a tag and holds one Deal and at most one Event and Board, and no "["
  *                   is left open on its line or followed by whitespace)
+ *   lin_line(line) -> bool: a LIN line one board in the single-deal layout
+ *                   (twin: ``formats.lin.plain.py_plain_line``: ``LINE.fullmatch``)
  *   lin_cards(text) -> the cards of the "|pc|" values of a LIN line, or None when one is not a
  *                   card (twin: ``lane.kernel.py_lin_cards``)
  *   plain_tags(text) -> (tags, auction, play) or None
  *                   (twin: ``formats.pbn.plain.py_plain_tags``: a plain PBN game's tag lines)
  *
  * A card is suit * 13 + rank (suits "SHDC", ranks "23456789TJQKA"); a hand is a 52-bit mask.
- * Nothing here keeps state, allocates beyond the result, or reads past its input. */
+ * Nothing here keeps state (but the str of each usual tag name, made once), allocates beyond
+ * the result, or reads past its input. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -914,6 +917,38 @@ static int tag_line(int kind, const void *d, Py_ssize_t len, Py_ssize_t i, Py_ss
            && PyUnicode_READ(kind, d, j + 1) == ']' && PyUnicode_READ(kind, d, j + 2) == '\n';
 }
 
+/* The names of the tags a plain game usually has, made once: a game's name that is one of
+ * them is this string (equal to the one cut from the text, and its hash already known). */
+static const char *const KNOWN_TAGS[] = {
+    "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
+    "Deal", "Declarer", "Contract", "Result", "Auction", "Play", "Room", "Table", "Score",
+    "ScoreIMP", "ScoreMP", "ScorePercentage", "Scoring", "Round", "HomeTeam", "VisitTeam",
+    "Section", "Stage", "Competition", "Annotator",
+};
+#define N_KNOWN_TAGS (sizeof(KNOWN_TAGS) / sizeof(KNOWN_TAGS[0]))
+static PyObject *known_tag_names[N_KNOWN_TAGS];
+
+/* The tag name text[n0:n1] (letters only) as a str: a known one when it is one, else new. */
+static PyObject *known_tag(PyObject *text, int kind, const void *d, Py_ssize_t n0, Py_ssize_t n1)
+{
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const char *at = (const char *)d + n0;
+        size_t n = (size_t)(n1 - n0);
+        for (size_t k = 0; k < N_KNOWN_TAGS; k++) {
+            if (strlen(KNOWN_TAGS[k]) != n || memcmp(KNOWN_TAGS[k], at, n) != 0)
+                continue;
+            if (known_tag_names[k] == NULL) {
+                known_tag_names[k] = PyUnicode_InternFromString(KNOWN_TAGS[k]);
+                if (known_tag_names[k] == NULL)
+                    return NULL;
+            }
+            Py_INCREF(known_tag_names[k]);
+            return known_tag_names[k];
+        }
+    }
+    return PyUnicode_Substring(text, n0, n1);
+}
+
 static PyObject *speedups_plain_tags(PyObject *self, PyObject *text)
 {
     PyObject *tags, *name = NULL, *value = NULL, *data = NULL, *auction = NULL, *play = NULL;
@@ -938,7 +973,7 @@ static PyObject *speedups_plain_tags(PyObject *self, PyObject *text)
         if (!tag_line(kind, d, len, i, &n0, &n1, &v0, &v1))
             break;
         end = token_lines(kind, d, len, v1 + 3);
-        name = PyUnicode_Substring(text, n0, n1);
+        name = known_tag(text, kind, d, n0, n1);
         value = name ? PyUnicode_Substring(text, v0, v1) : NULL;
         if (value == NULL || (seen = PyDict_Contains(tags, name)) < 0)
             goto error;
@@ -987,6 +1022,79 @@ error:
     return out;
 }
 
+/* Bytes from data[*i] on up to one of ``stops`` (or the end); *i moved there. */
+static void skip_to(const char *data, Py_ssize_t len, Py_ssize_t *i, const char *stops)
+{
+    Py_ssize_t j = *i;
+    while (j < len && (data[j] == '\0' || strchr(stops, data[j]) == NULL))
+        j++;  /* (strchr finds a NUL in any string: a NUL byte is never a stop) */
+    *i = j;
+}
+
+/* Whether data[*i:] starts with ``word``; *i moved past it when it does. */
+static int take(const char *data, Py_ssize_t len, Py_ssize_t *i, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(len - *i) < n || memcmp(data + *i, word, n) != 0)
+        return 0;
+    *i += (Py_ssize_t)n;
+    return 1;
+}
+
+/* ``formats.lin.plain.LINE.fullmatch(line)`` as a bool: one board in the single-deal layout,
+ * "pn|S,W,N,E|st||md|D...|rh||ah|...|sv|...|", then "mb|v|", "pc|v|" and "pg||" pairs, then
+ * perhaps "mc|n|" (one or two digits), and nothing else; no value holds "|" or a newline, and
+ * no name a ",".  (twin: ``formats.lin.plain.py_plain_line``) */
+static PyObject *speedups_lin_line(PyObject *self, PyObject *arg)
+{
+    char *data;
+    Py_ssize_t len, i = 0;
+    if (!PyBytes_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "lin_line() takes bytes");
+        return NULL;
+    }
+    data = PyBytes_AS_STRING(arg);
+    len = PyBytes_GET_SIZE(arg);
+    if (!take(data, len, &i, "pn|"))
+        Py_RETURN_FALSE;
+    for (int k = 0; k < 4; k++) {
+        skip_to(data, len, &i, "|,\n");
+        if (!take(data, len, &i, k < 3 ? "," : "|"))
+            Py_RETURN_FALSE;
+    }
+    if (!take(data, len, &i, "st||md|") || i >= len || data[i] < '1' || data[i] > '4')
+        Py_RETURN_FALSE;
+    i++;  /* the dealer */
+    skip_to(data, len, &i, "|\n");
+    if (!take(data, len, &i, "|rh||ah|"))
+        Py_RETURN_FALSE;
+    skip_to(data, len, &i, "|\n");
+    if (!take(data, len, &i, "|sv|"))
+        Py_RETURN_FALSE;
+    skip_to(data, len, &i, "|\n");
+    if (!take(data, len, &i, "|"))
+        Py_RETURN_FALSE;
+    for (;;) {  /* the pairs: keys that no other part starts with, so none is given back */
+        if (take(data, len, &i, "pg||"))
+            continue;
+        if (!take(data, len, &i, "mb|") && !take(data, len, &i, "pc|"))
+            break;
+        skip_to(data, len, &i, "|\n");
+        if (!take(data, len, &i, "|"))
+            Py_RETURN_FALSE;
+    }
+    if (take(data, len, &i, "mc|")) {
+        int digits = 0;
+        while (digits < 2 && i < len && data[i] >= '0' && data[i] <= '9') {
+            i++;
+            digits++;
+        }
+        if (digits == 0 || !take(data, len, &i, "|"))
+            Py_RETURN_FALSE;
+    }
+    return PyBool_FromLong(i == len);
+}
+
 static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
     {"lin_deal", kernel_lin_deal, METH_O,
@@ -1009,6 +1117,8 @@ static PyMethodDef kernel_methods[] = {
      "Every byte from first on below 0x80 (formats.scans.ascii_from)."},
     {"one_game_each", speedups_one_game_each, METH_VARARGS,
      "Every block of a PBN file one game (formats.scans.one_game_each)."},
+    {"lin_line", speedups_lin_line, METH_O,
+     "A LIN line one plain board (formats.lin.plain.py_plain_line)."},
     {"plain_tags", speedups_plain_tags, METH_O,
      "A plain PBN game's tags, Auction and Play (formats.pbn.plain.py_plain_tags), or None."},
     {NULL, NULL, 0, NULL},

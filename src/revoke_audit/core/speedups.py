@@ -14,7 +14,9 @@ that gives exactly the same answer for any input, and the tests compare them:
   that such a file may be split (twins ``plain_bytes``, ``ascii_from``, ``one_game_each``
   and ``lin_splits`` in ``formats.scans``);
 * ``plain_tags``: a plain PBN game's tag lines, for the lane (twin
-  ``formats.pbn.plain.py_plain_tags``).
+  ``formats.pbn.plain.py_plain_tags``);
+* ``lin_line``: whether a LIN line is one plain board, for the lane (twin
+  ``formats.lin.plain.py_plain_line``).
 
 The scans of a whole file release the GIL while they run.
 
@@ -28,7 +30,7 @@ from types import ModuleType
 
 FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes",
              "ascii_from", "one_game_each", "lin_splits", "plain_tags", "lin_deal",
-             "lin_cards")
+             "lin_cards", "lin_line")
 
 
 def complete(module: ModuleType | None) -> ModuleType | None:
