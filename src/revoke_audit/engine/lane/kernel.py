@@ -1,7 +1,8 @@
 """The lanes' hot loops - a Deal's hands and the replay of the Play's columns (PBN), a LIN
-md's dealer and hands, a LIN line's cards, the replay of cards in the order played (LIN) - in C when the optional
-extension was built (``speedups``), else in Python.  Each C function gives exactly what its Python twin here
-gives, for any input (``time_tricks``: any cards 0-51, as ``CARD_OF`` gives them):
+md's dealer and hands, a LIN line's cards, the replay of cards in the order played (LIN) - in
+C when the optional extension was built (``speedups``), else in Python.  Each C function gives
+exactly what its Python twin here gives, for any input (``time_tricks``: any cards 0-51, as
+``CARD_OF`` gives them):
 ``tests/test_kernel.py`` compares them on generated and changed values, and the lane's tests
 run both ways.
 ``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment, or ``use(False)``, keeps to the twins."""
