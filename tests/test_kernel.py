@@ -346,3 +346,52 @@ def test_mds_written_otherwise_give_the_twins_answer(text):
     got = C.lin_deal(text)
     assert got is None or got == kernel.py_lin_deal(text)
     assert kernel._c_lin_deal(text) == kernel.py_lin_deal(text)
+
+
+LIN_JUNK = ["|", "||", "pc", "|pc|", "|pc||", "|mb|", "10", "S10", "s1", "1", "0", "x", "SX",
+            "\u00e9", "\u017f", "\x00", "S", "h", "mc|", "|pc|S", "sA", "Ha", "\u0130"]
+
+
+def lin_cards_text(rnd: random.Random) -> str:
+    """A LIN line's tail: calls, ``pg`` and 0-52 cards as ``pc`` values (either case, ``10``
+    now and then), perhaps a claim."""
+    cards = rnd.sample(range(52), rnd.randint(0, 52))
+    text = "|mb|1S|mb|p|mb|p|mb|p|pg|"
+    for i, c in enumerate(cards):
+        rank = RANKS[c % 13]
+        rank = "10" if rank == "T" and rnd.random() < 0.3 else rank
+        card = SUITS[c // 13] + rank
+        text += "|pc|" + (card.lower() if rnd.random() < 0.1 else card)
+        if i % 4 == 3:
+            text += "|pg|"
+    return text + rnd.choice(["|", "|mc|9|", ""])
+
+
+@needs_c
+@settings(max_examples=500, deadline=None)
+@given(st.integers(0, 2**32))
+def test_a_lines_cards_are_the_twins(seed):
+    """``lin_cards`` finds the ``pc`` values as the twin's ``re.findall`` does and reads each
+    as ``CARD_OF``, on written tails and on tails changed anywhere (junk in, text cut out)."""
+    rnd = random.Random(seed)
+    text = written = lin_cards_text(rnd)
+    for _ in range(rnd.choice([0, 0, 1, 2, 3])):
+        k = rnd.randrange(len(text) + 1)
+        text = text[:k] + rnd.choice(LIN_JUNK + [""]) + text[k + rnd.choice([0, 1, 2]):]
+    want = kernel.py_lin_cards(text)
+    assert C.lin_cards(text) == want
+    if text == written:
+        assert want is not None and len(want) == written.count("|pc|")
+
+
+@needs_c
+@pytest.mark.parametrize("text, cards", [
+    ("", []), ("|pc|SA|pc|h10|pc|dK|", [12, 21, 37]), ("||pc|c2||pc|CT|", [39, 47]),
+    ("|pc|", None), ("|pc|pc|SA|", None), ("|pc|S1|", None), ("|pc|SA\u00e9|pc|H2", None),
+    ("|pc|\u017fA|", None), ("pc|SA|", []), ("|pc|SA|pc", [12]),
+])
+def test_lin_cards_of_hand_picked_tails(text, cards):
+    """SA is card 12 (spades first, ranks 2..A), H10 13 + 8; a value that is no card (empty,
+    ``pc`` itself when a key was taken for a value, a long s) makes the whole answer None."""
+    assert kernel.py_lin_cards(text) == cards
+    assert C.lin_cards(text) == cards

@@ -35,8 +35,8 @@ def taken(monkeypatch) -> list:
     got: list = []
     real = lane.plain_row
 
-    def counting(pg, options):
-        row = real(pg, options)
+    def counting(pg, options, lean=False):
+        row = real(pg, options, lean)
         if row is not None:
             got.append(row)
         return row
@@ -109,19 +109,20 @@ def test_every_edition_and_discovery_gives_the_full_audits_rows(laws, discovered
 
 @pytest.mark.parametrize("run_boards", [1, 3, 1000])
 def test_runs_hold_the_lanes_rows_in_order(run_boards, monkeypatch):
-    """``runs=True`` gives consecutive rows of the lane as CleanRuns of at most RUN_BOARDS
-    rows, the other boards in their places: the same rows in the same order."""
+    """``runs=True`` gives consecutive boards of the lane as CleanRuns of at most RUN_BOARDS
+    boards.csv lines, the other boards in their places: the same lines in the same order."""
     from revoke_audit.reports.rows import CleanRun
 
     monkeypatch.setattr(lane, "RUN_BOARDS", run_boards)
     data = clean_file(4, games=40)
-    want = [r.row for r in rows(data, AuditOptions(), True, monkeypatch)]
+    writer = CsvText()
+    want = [writer.lines(r)[0] for r in rows(data, AuditOptions(), True, monkeypatch)]
     got = list(lane.render_records(read_pbn(io.BytesIO(data), "x.pbn", plain=True),
                                    AuditOptions(), runs=True))
-    flat = [row for r in got for row in (r.rows if type(r) is CleanRun else [r.row])]
-    assert flat == want
+    flat = [line for r in got for line in writer.lines(r)[0].splitlines(keepends=True)]
+    assert flat == want  # a run's lines are the lines of the rows the lane gives one by one
     runs = [r for r in got if type(r) is CleanRun]
-    assert runs and all(r.boards == len(r.rows) <= run_boards for r in runs)
+    assert runs and all(r.boards == r.csv[0].count("\n") <= run_boards for r in runs)
     if run_boards < 40:
         assert any(r.boards == run_boards for r in runs)  # the bound is reached, not passed
     assert sum(r.boards for r in got) == len(want)

@@ -143,3 +143,17 @@ def test_a_long_run_of_blank_lines_costs_no_memory():
         tracemalloc.stop()
     assert [p.first for p in got] == [1, 1_000_002]
     assert peak < 8 << 20
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"\n\n", b"\n\n\n", b"\r\n", b"\r", b"\x00", b"\x7f",
+                                 b"\t", b"[Event \"x\"]", b"SA SK", b"a"]), max_size=40))
+def test_separators_are_the_regexs_matches(parts):
+    """``_separators`` finds the runs of blank lines ``_SEPARATOR`` finds - by ``find`` in
+    data without a carriage return or control character (``plain``), by the regex otherwise -
+    and ``plain`` is ``_CHANGED`` finding nothing."""
+    data = b"".join(parts)
+    plain = len(data.translate(None, blocks._CHANGED_BYTES)) == len(data)
+    assert plain == (blocks._CHANGED.search(data) is None)
+    want = [m.span() for m in blocks._SEPARATOR.finditer(data)]
+    assert list(blocks._separators(data, plain)) == want

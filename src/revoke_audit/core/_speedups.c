@@ -27,11 +27,16 @@
  *                   (twin: ``formats.scans.one_game_each``: every block of a PBN file starts
  *                   with a tag and holds one Deal and at most one Event and Board, and no "["
  *                   is left open on its line or followed by whitespace)
+ *   lin_line(line) -> bool: a LIN line one board in the single-deal layout
+ *                   (twin: ``formats.lin.plain.py_plain_line``: ``LINE.fullmatch``)
+ *   lin_cards(text) -> the cards of the "|pc|" values of a LIN line, or None when one is not a
+ *                   card (twin: ``lane.kernel.py_lin_cards``)
  *   plain_tags(text) -> (tags, auction, play) or None
  *                   (twin: ``formats.pbn.plain.py_plain_tags``: a plain PBN game's tag lines)
  *
  * A card is suit * 13 + rank (suits "SHDC", ranks "23456789TJQKA"); a hand is a 52-bit mask.
- * Nothing here keeps state, allocates beyond the result, or reads past its input. */
+ * Nothing here keeps state (but the str of each usual tag name, made once), allocates beyond
+ * the result, or reads past its input. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -227,6 +232,68 @@ static PyObject *kernel_lin_deal(PyObject *self, PyObject *arg)
     return Py_BuildValue("(i(KKKK))", dealer_of[text[0] - '1'],
                          (unsigned long long)hands[0], (unsigned long long)hands[1],
                          (unsigned long long)hands[2], (unsigned long long)hands[3]);
+}
+
+/* A LIN card value as ``formats.lin.values.CARD_OF`` reads it - a suit letter and a rank, each
+ * in either case, "10" for the ten - or -1. */
+static int lin_card(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
+{
+    Py_ssize_t n = end - start;
+    if (n != 2 && n != 3)
+        return -1;
+    Py_UCS4 a = PyUnicode_READ(kind, data, start), b = PyUnicode_READ(kind, data, start + 1);
+    if (a >= 'a' && a <= 'z')
+        a -= 'a' - 'A';
+    if (b >= 'a' && b <= 'z')
+        b -= 'a' - 'A';
+    int s = suit_of(a), r;
+    if (n == 3)
+        r = (b == '1' && PyUnicode_READ(kind, data, start + 2) == '0') ? 8 : -1;
+    else
+        r = rank_of(b);
+    return (s < 0 || r < 0) ? -1 : s * 13 + r;
+}
+
+/* The cards of every "|pc|value" of a LIN line, as ``re.findall(r"\|pc\|([^|]*)")`` finds
+ * them (each value up to the next "|"), in order; None when a value is not a card. */
+static PyObject *kernel_lin_cards(PyObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "lin_cards() takes a str");
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(arg);
+    PyObject *cards = PyList_New(0);
+    if (cards == NULL)
+        return NULL;
+    Py_ssize_t i = 0;
+    while (i + 4 <= len) {
+        if (PyUnicode_READ(kind, data, i) != '|' || PyUnicode_READ(kind, data, i + 1) != 'p'
+                || PyUnicode_READ(kind, data, i + 2) != 'c'
+                || PyUnicode_READ(kind, data, i + 3) != '|') {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i + 4, end = start;
+        while (end < len && PyUnicode_READ(kind, data, end) != '|')
+            end++;
+        int card = lin_card(kind, data, start, end);
+        if (card < 0) {
+            Py_DECREF(cards);
+            Py_RETURN_NONE;
+        }
+        PyObject *item = PyLong_FromLong(card);
+        if (item == NULL || PyList_Append(cards, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(cards);
+            return NULL;
+        }
+        Py_DECREF(item);
+        i = end;
+    }
+    return cards;
 }
 
 /* The cards of the play tokens (split at whitespace as ``str.split`` splits, a last ``*``
@@ -850,6 +917,38 @@ static int tag_line(int kind, const void *d, Py_ssize_t len, Py_ssize_t i, Py_ss
            && PyUnicode_READ(kind, d, j + 1) == ']' && PyUnicode_READ(kind, d, j + 2) == '\n';
 }
 
+/* The names of the tags a plain game usually has, made once: a game's name that is one of
+ * them is this string (equal to the one cut from the text, and its hash already known). */
+static const char *const KNOWN_TAGS[] = {
+    "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
+    "Deal", "Declarer", "Contract", "Result", "Auction", "Play", "Room", "Table", "Score",
+    "ScoreIMP", "ScoreMP", "ScorePercentage", "Scoring", "Round", "HomeTeam", "VisitTeam",
+    "Section", "Stage", "Competition", "Annotator",
+};
+#define N_KNOWN_TAGS (sizeof(KNOWN_TAGS) / sizeof(KNOWN_TAGS[0]))
+static PyObject *known_tag_names[N_KNOWN_TAGS];
+
+/* The tag name text[n0:n1] (letters only) as a str: a known one when it is one, else new. */
+static PyObject *known_tag(PyObject *text, int kind, const void *d, Py_ssize_t n0, Py_ssize_t n1)
+{
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const char *at = (const char *)d + n0;
+        size_t n = (size_t)(n1 - n0);
+        for (size_t k = 0; k < N_KNOWN_TAGS; k++) {
+            if (strlen(KNOWN_TAGS[k]) != n || memcmp(KNOWN_TAGS[k], at, n) != 0)
+                continue;
+            if (known_tag_names[k] == NULL) {
+                known_tag_names[k] = PyUnicode_InternFromString(KNOWN_TAGS[k]);
+                if (known_tag_names[k] == NULL)
+                    return NULL;
+            }
+            Py_INCREF(known_tag_names[k]);
+            return known_tag_names[k];
+        }
+    }
+    return PyUnicode_Substring(text, n0, n1);
+}
+
 static PyObject *speedups_plain_tags(PyObject *self, PyObject *text)
 {
     PyObject *tags, *name = NULL, *value = NULL, *data = NULL, *auction = NULL, *play = NULL;
@@ -874,7 +973,7 @@ static PyObject *speedups_plain_tags(PyObject *self, PyObject *text)
         if (!tag_line(kind, d, len, i, &n0, &n1, &v0, &v1))
             break;
         end = token_lines(kind, d, len, v1 + 3);
-        name = PyUnicode_Substring(text, n0, n1);
+        name = known_tag(text, kind, d, n0, n1);
         value = name ? PyUnicode_Substring(text, v0, v1) : NULL;
         if (value == NULL || (seen = PyDict_Contains(tags, name)) < 0)
             goto error;
@@ -923,10 +1022,85 @@ error:
     return out;
 }
 
+/* Bytes from data[*i] on up to one of ``stops`` (or the end); *i moved there. */
+static void skip_to(const char *data, Py_ssize_t len, Py_ssize_t *i, const char *stops)
+{
+    Py_ssize_t j = *i;
+    while (j < len && (data[j] == '\0' || strchr(stops, data[j]) == NULL))
+        j++;  /* (strchr finds a NUL in any string: a NUL byte is never a stop) */
+    *i = j;
+}
+
+/* Whether data[*i:] starts with ``word``; *i moved past it when it does. */
+static int take(const char *data, Py_ssize_t len, Py_ssize_t *i, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(len - *i) < n || memcmp(data + *i, word, n) != 0)
+        return 0;
+    *i += (Py_ssize_t)n;
+    return 1;
+}
+
+/* ``formats.lin.plain.LINE.fullmatch(line)`` as a bool: one board in the single-deal layout,
+ * "pn|S,W,N,E|st||md|D...|rh||ah|...|sv|...|", then "mb|v|", "pc|v|" and "pg||" pairs, then
+ * perhaps "mc|n|" (one or two digits), and nothing else; no value holds "|" or a newline, and
+ * no name a ",".  (twin: ``formats.lin.plain.py_plain_line``) */
+static PyObject *speedups_lin_line(PyObject *self, PyObject *arg)
+{
+    char *data;
+    Py_ssize_t len, i = 0;
+    if (!PyBytes_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "lin_line() takes bytes");
+        return NULL;
+    }
+    data = PyBytes_AS_STRING(arg);
+    len = PyBytes_GET_SIZE(arg);
+    if (!take(data, len, &i, "pn|"))
+        Py_RETURN_FALSE;
+    for (int k = 0; k < 4; k++) {
+        skip_to(data, len, &i, "|,\n");
+        if (!take(data, len, &i, k < 3 ? "," : "|"))
+            Py_RETURN_FALSE;
+    }
+    if (!take(data, len, &i, "st||md|") || i >= len || data[i] < '1' || data[i] > '4')
+        Py_RETURN_FALSE;
+    i++;  /* the dealer */
+    skip_to(data, len, &i, "|\n");
+    if (!take(data, len, &i, "|rh||ah|"))
+        Py_RETURN_FALSE;
+    skip_to(data, len, &i, "|\n");
+    if (!take(data, len, &i, "|sv|"))
+        Py_RETURN_FALSE;
+    skip_to(data, len, &i, "|\n");
+    if (!take(data, len, &i, "|"))
+        Py_RETURN_FALSE;
+    for (;;) {  /* the pairs: keys that no other part starts with, so none is given back */
+        if (take(data, len, &i, "pg||"))
+            continue;
+        if (!take(data, len, &i, "mb|") && !take(data, len, &i, "pc|"))
+            break;
+        skip_to(data, len, &i, "|\n");
+        if (!take(data, len, &i, "|"))
+            Py_RETURN_FALSE;
+    }
+    if (take(data, len, &i, "mc|")) {
+        int digits = 0;
+        while (digits < 2 && i < len && data[i] >= '0' && data[i] <= '9') {
+            i++;
+            digits++;
+        }
+        if (digits == 0 || !take(data, len, &i, "|"))
+            Py_RETURN_FALSE;
+    }
+    return PyBool_FromLong(i == len);
+}
+
 static PyMethodDef kernel_methods[] = {
     {"deal", kernel_deal, METH_O, "Masks (N, E, S, W) of a Deal written the usual way, or None."},
     {"lin_deal", kernel_lin_deal, METH_O,
      "(dealer, masks N, E, S, W) of a LIN md value written the usual way, or None."},
+    {"lin_cards", kernel_lin_cards, METH_O,
+     "The cards of a LIN line's pc values (lane.kernel.py_lin_cards), or None."},
     {"column_tricks", kernel_column_tricks, METH_VARARGS,
      "(tricks won by side, tricks) of PBN Play tokens in seat columns, or None."},
     {"time_tricks", kernel_time_tricks, METH_VARARGS,
@@ -943,6 +1117,8 @@ static PyMethodDef kernel_methods[] = {
      "Every byte from first on below 0x80 (formats.scans.ascii_from)."},
     {"one_game_each", speedups_one_game_each, METH_VARARGS,
      "Every block of a PBN file one game (formats.scans.one_game_each)."},
+    {"lin_line", speedups_lin_line, METH_O,
+     "A LIN line one plain board (formats.lin.plain.py_plain_line)."},
     {"plain_tags", speedups_plain_tags, METH_O,
      "A plain PBN game's tags, Auction and Play (formats.pbn.plain.py_plain_tags), or None."},
     {NULL, NULL, 0, NULL},

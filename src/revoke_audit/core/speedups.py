@@ -6,13 +6,17 @@ that gives exactly the same answer for any input, and the tests compare them:
   ``formats.pbn.lookup.fast_deal`` and ``lane.kernel.py_column_tricks``);
 * ``time_tricks``: the LIN lane's replay of cards in the order played (twin
   ``lane.kernel.py_time_tricks``);
+* ``lin_deal`` and ``lin_cards``: the LIN lane's md and a line's cards (twins
+  ``lane.kernel.py_lin_deal`` and ``lane.kernel.py_lin_cards``);
 * ``blank_runs`` and ``newlines``: where a large file's games start and the line number each
   part starts on, for ``--jobs`` (twins ``blank_runs`` and ``newlines`` in ``formats.scans``);
 * ``plain_bytes``, ``ascii_from``, ``one_game_each`` and ``lin_splits``: the scans of the check
   that such a file may be split (twins ``plain_bytes``, ``ascii_from``, ``one_game_each``
   and ``lin_splits`` in ``formats.scans``);
 * ``plain_tags``: a plain PBN game's tag lines, for the lane (twin
-  ``formats.pbn.plain.py_plain_tags``).
+  ``formats.pbn.plain.py_plain_tags``);
+* ``lin_line``: whether a LIN line is one plain board, for the lane (twin
+  ``formats.lin.plain.py_plain_line``).
 
 The scans of a whole file release the GIL while they run.
 
@@ -25,7 +29,8 @@ import os
 from types import ModuleType
 
 FUNCTIONS = ("deal", "column_tricks", "time_tricks", "blank_runs", "newlines", "plain_bytes",
-             "ascii_from", "one_game_each", "lin_splits", "plain_tags", "lin_deal")
+             "ascii_from", "one_game_each", "lin_splits", "plain_tags", "lin_deal",
+             "lin_cards", "lin_line")
 
 
 def complete(module: ModuleType | None) -> ModuleType | None:

@@ -40,36 +40,53 @@ def render_records(records: Iterable[BoardRecord | PlainGame | PlainLine], optio
     (``plain_row``), every other board through the full audit (``audit.audit_board``), which
     sees the deals of the boards around it.  ``keep``: only the boards at these positions
     (a part of a file read with games around it).  ``runs``: consecutive boards of the lane
-    come as one ``rows.CleanRun`` of their rows (up to ``RUN_BOARDS``), for a caller that
-    writes CSV and needs no more of a clean board."""
+    come as one ``rows.CleanRun`` of their boards.csv lines (up to ``RUN_BOARDS``), for a
+    caller that writes CSV and needs no more of a clean board: the lane then makes each
+    board's line alone, not its row (``common.board_row``'s ``lean``); a lane row whose line
+    the template cannot make comes on its own."""
     log = options.table_facts
-    held: list[dict[str, object]] = []
+    lean = runs and log is None  # a director's log reads the row's keys (``_named``)
+    held: list[str] = []  # the lines of the run under way
     tags: dict[int, FieldTags] = {}
     for i, (item, neighbours) in enumerate(with_neighbours(records)):
         if keep is not None and i not in keep:
             continue
+        rendered = None
         if type(item) in _ROWS:
-            rendered = plain_row(item, options) if ENABLED else None
+            rendered = plain_row(item, options, lean) if ENABLED else None
             if rendered is not None and log is not None and _named(log, item, rendered.row):
                 rendered = None
-            if rendered is not None:
-                if not runs:
-                    yield rendered
-                    continue
-                if rendered.tags is not None:
-                    tags[len(held)] = rendered.tags
-                held.append(rendered.row)
-                if len(held) >= RUN_BOARDS:
-                    yield CleanRun(len(held), rows=held, tags=tags)
-                    held, tags = [], {}
+            if rendered is None:
+                item = item.record()
+            elif not runs:
+                yield rendered
                 continue
-            item = item.record()
+            else:
+                line, board_tags = _line_of(rendered)
+                if line is not None:
+                    if board_tags is not None:
+                        tags[len(held)] = board_tags
+                    held.append(line)
+                    if len(held) >= RUN_BOARDS:
+                        yield CleanRun(len(held), "".join(held), tags=tags)
+                        held, tags = [], {}
+                    continue
         if held:
-            yield CleanRun(len(held), rows=held, tags=tags)
+            yield CleanRun(len(held), "".join(held), tags=tags)
             held, tags = [], {}
-        yield render(audit_board(item, options, neighbours))
+        yield rendered if rendered is not None else render(audit_board(item, options,
+                                                                       neighbours))
     if held:
-        yield CleanRun(len(held), rows=held, tags=tags)
+        yield CleanRun(len(held), "".join(held), tags=tags)
+
+
+def _line_of(rendered: Rendered | tuple[str, FieldTags | None]
+             ) -> tuple[str | None, FieldTags | None]:
+    """A lane board's boards.csv line (None when its row has none: it must be written from its
+    cells) and its field tags."""
+    if type(rendered) is tuple:
+        return rendered
+    return getattr(rendered.row, "line", None), rendered.tags
 
 
 def _named(log: TableFacts, item: PlainGame | PlainLine, row: dict[str, object]) -> bool:
@@ -78,7 +95,9 @@ def _named(log: TableFacts, item: PlainGame | PlainLine, row: dict[str, object])
     return log.names(item.source, str(row["event"]), str(row["board"]), str(row["room"]))
 
 
-def plain_row(item: PlainGame | PlainLine, options: AuditOptions) -> Rendered | None:
+def plain_row(item: PlainGame | PlainLine, options: AuditOptions, lean: bool = False
+              ) -> Rendered | tuple[str, FieldTags | None] | None:
     """The rows of a plain game or line with nothing to find; None when the full audit must
-    see it."""
-    return _ROWS[type(item)](item, options)
+    see it.  ``lean``: (its boards.csv line, its field tags) when the lane can make the line
+    (``common.board_row``)."""
+    return _ROWS[type(item)](item, options, lean)

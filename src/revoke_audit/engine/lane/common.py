@@ -35,6 +35,15 @@ def memo(read, args: tuple):
     return got
 
 
+def kept(table: dict, key: tuple, value: object) -> object:
+    """``value``, remembered in ``table`` under ``key`` (a lane's own memo of a reader's pure
+    function, looked up inline: ``table.get(key, missing)``), ``table`` emptied when full."""
+    if len(table) >= _MEMO_MAX:
+        table.clear()
+    table[key] = value
+    return value
+
+
 class Problems(list):
     """The codes of what a reader's functions file (their ``diag`` callback)."""
 
@@ -107,20 +116,36 @@ def outcome(won: int, done: int, claim: int | None, stated: int | None
 def board_row(source: str, line: int, game: int, event: str, date: str, board: str, room: str,
               dealer: int | None, vul: str | None, declarer: int, contract: str,
               tricks: tuple[int, str], stated: int | None, laws: str,
-              names: tuple[str, str, str, str]) -> dict[str, object]:
+              names: tuple[str, str, str, str], lean: bool = False) -> dict[str, object] | str:
     """``rows.board_row`` of a clean board (``tricks``: from ``outcome``), with its boards.csv
-    line ready (``LaneRow.line``: ``_LINE``)."""
+    line ready (``LaneRow.line``: ``_LINE``).  ``lean``: the line alone when it can be made
+    (the row only when a cell needs the writer), for a caller that writes CSV and needs no
+    more of a clean board (``render_records(runs=True)``)."""
     played, status = tricks
-    score = score_ns(contract, declarer, vul, played)
-    values = (decodable(source), line, game, event, date, board, room,
+    key = (contract, declarer, vul, played)
+    scored = _SCORED.get(key)
+    if scored is None:
+        scored = kept(_SCORED, key, (score_ns(*key), result_string(contract, played)))
+    score, result = scored
+    cell = _SOURCES.get(source)
+    if cell is None:
+        cell = kept(_SOURCES, source, decodable(source))
+    values = (cell, line, game, event, date, board, room,
               SEATS[dealer] if dealer is not None else "", vul or "", SEATS[declarer], contract,
-              status, stated, played, played, result_string(contract, played), score, score,
+              status, stated, played, played, result, score, score,
               laws, *names, played if status == _PLAYED else None, played)
+    text = _LINE.line(values)
+    if lean and text is not None:
+        return text
     row = LaneRow(_CONSTANT)
     row.update(zip(_VARIABLE, values))
-    row.line = _LINE.line(values)
+    row.line = text
     return row
 
+
+# (contract, declarer, vul, tricks) -> (score N-S, result); a source -> its cell
+_SCORED: dict[tuple, tuple[int | None, str]] = {}
+_SOURCES: dict[str, str] = {}
 
 # a lane's row: the cells that differ from board to board (``board_row``'s values, in order),
 # the others' values (``_CONSTANT``)

@@ -1,15 +1,18 @@
 """The lanes' hot loops - a Deal's hands and the replay of the Play's columns (PBN), a LIN
-md's dealer and hands, the replay of cards in the order played (LIN) - in C when the optional
-extension was built (``speedups``), else in Python.  Each C function gives exactly what its Python twin here
-gives, for any input (``time_tricks``: any cards 0-51, as ``CARD_OF`` gives them):
+md's dealer and hands, a LIN line's cards, the replay of cards in the order played (LIN) - in
+C when the optional extension was built (``speedups``), else in Python.  Each C function gives
+exactly what its Python twin here gives, for any input (``time_tricks``: any cards 0-51, as
+``CARD_OF`` gives them):
 ``tests/test_kernel.py`` compares them on generated and changed values, and the lane's tests
 run both ways.
 ``REVOKE_AUDIT_PURE_PYTHON=1`` in the environment, or ``use(False)``, keeps to the twins."""
 from __future__ import annotations
 
+import re
+
 from ...core import speedups
 from ...formats.pbn import lookup
-from ...formats.lin.values import read_md_hands
+from ...formats.lin.values import CARD_OF, read_md_hands
 from .common import Problems, play_tricks
 
 _kernel = speedups.compiled
@@ -52,6 +55,16 @@ def py_lin_deal(value: str) -> tuple[int, tuple[int, int, int, int]] | None:
     return dealer, hands
 
 
+_PC = re.compile(r"\|pc\|([^|]*)")
+
+
+def py_lin_cards(text: str) -> list[int] | None:
+    """The cards of a LIN line's ``pc`` values (``|pc|`` then up to the next ``|``), as
+    ``formats.lin.values.CARD_OF`` reads them, in order; None when one is not a card."""
+    cards = list(map(CARD_OF.get, _PC.findall(text)))
+    return None if None in cards else cards
+
+
 def _c_lin_deal(value: str) -> tuple[int, tuple[int, int, int, int]] | None:
     """The C reading of an md written the usual way, else the Python one (which files the
     problems of any other)."""
@@ -65,16 +78,18 @@ def _c_deal(value: str) -> tuple[int, int, int, int] | None:
 
 deal = py_deal
 lin_deal = py_lin_deal
+lin_cards = py_lin_cards
 column_tricks = py_column_tricks
 time_tricks = py_time_tricks
 
 
 def use(compiled: bool) -> bool:
     """Use the C functions (when built) or the Python twins; whether C is now in use."""
-    global deal, lin_deal, column_tricks, time_tricks
+    global deal, lin_deal, lin_cards, column_tricks, time_tricks
     on = compiled and _kernel is not None
     deal = _c_deal if on else py_deal
     lin_deal = _c_lin_deal if on else py_lin_deal
+    lin_cards = _kernel.lin_cards if on else py_lin_cards
     column_tricks = _kernel.column_tricks if on else py_column_tricks
     time_tricks = _kernel.time_tricks if on else py_time_tricks
     return on

@@ -21,14 +21,16 @@ from ...formats.pbn.build import _contract, _dealer, _declarer, _result, _vulner
 from ...formats.pbn.plain import PlainGame
 from ...formats.pbn.sections import read_auction
 from ...ruling.options import AuditOptions
-from ...reports.rows import Rendered, field_tags
+from ...reports.rows import FieldTags, Rendered, field_tags
 from . import kernel
-from .common import Problems, board_row, duplicate_edition, memo, outcome
+from .common import Problems, board_row, duplicate_edition, kept, memo, outcome
 
 
-def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
+def plain_row(pg: PlainGame, options: AuditOptions, lean: bool = False
+              ) -> Rendered | tuple[str, FieldTags | None] | None:
     """The rows of a plain PBN game with nothing to find; None when the full audit must see
-    it."""
+    it.  ``lean``: its boards.csv line and field tags instead when the line can be made
+    (``common.board_row``)."""
     get = pg.tags.get
     head = _header((get("Dealer"), get("Vulnerable"), get("Declarer"), get("Contract"),
                     get("Auction"), pg.auction, get("Play"), get("Result")))
@@ -41,13 +43,25 @@ def plain_row(pg: PlainGame, options: AuditOptions) -> Rendered | None:
     got = kernel.column_tricks(hands, pg.play, (declarer + 1) % 4, trump, declarer & 1)
     # PBN has no claim: a play that stops with a Result takes it as one
     tricks = outcome(*got, stated, stated) if got is not None else None
-    laws = memo(duplicate_edition, (pg.date, pg.event, options.laws))
+    key = (get("Date", ""), get("Event", ""), options.laws)  # ``pg.date``, ``pg.event``
+    laws = _EDITIONS.get(key, _MISSING)
+    if laws is _MISSING:
+        laws = kept(_EDITIONS, key, duplicate_edition(*key))
     if tricks is None or laws is None:
         return None
-    return Rendered(board_row(pg.source, pg.line, pg.game, get("Event", ""), get("Date", ""),
-                              pg.board, pg.room, dealer, vul, declarer, contract, tricks, stated,
-                              laws, (get("North", ""), get("East", ""), get("South", ""),
-                                     get("West", ""))), [], tags=field_tags(pg.tags))
+    row = board_row(pg.source, pg.line, pg.game, get("Event", ""), get("Date", ""), pg.board,
+                    pg.room, dealer, vul, declarer, contract, tricks, stated, laws,
+                    (get("North", ""), get("East", ""), get("South", ""), get("West", "")), lean)
+    if type(row) is str:
+        return row, field_tags(pg.tags)
+    return Rendered(row, [], tags=field_tags(pg.tags))
+
+
+# what the readers' functions gave for each tuple of values (``common.kept``)
+_MISSING = object()
+_SEATS: dict[tuple, tuple | None] = {}
+_AUCTIONS: dict[tuple, tuple | None] = {}
+_EDITIONS: dict[tuple, str | None] = {}
 
 
 # --- the tags -----------------------------------------------------------------------------------
@@ -56,12 +70,18 @@ def _header(values: tuple) -> tuple | None:
     """(dealer, vul, declarer, contract, trump, stated tricks) from the tag values, when the
     reader files no problem about them and the audit none about the contract; else None."""
     dealer_tag, vul_tag, declarer_tag, contract_tag, auction_tag, auction, play_tag, result = values
-    seats = memo(_seats, (dealer_tag, vul_tag, declarer_tag, contract_tag, play_tag))
+    key = (dealer_tag, vul_tag, declarer_tag, contract_tag, play_tag)
+    seats = _SEATS.get(key, _MISSING)
+    if seats is _MISSING:
+        seats = kept(_SEATS, key, _seats(*key))
     if seats is None:
         return None
     dealer, vul, declarer, contract, trump = seats
     if auction_tag is not None:
-        got = memo(_auction, (auction_tag, auction))
+        key = (auction_tag, auction)
+        got = _AUCTIONS.get(key, _MISSING)
+        if got is _MISSING:
+            got = kept(_AUCTIONS, key, _auction(*key))
         if got is None:
             return None
         first, derived, derived_declarer = got

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ...core.auction import derive_contract, parse_contract
 import re
 
-from ...core.cards import NOTRUMP, winning_index
+from ...core.cards import winning_index
 from ...formats.lin.block import PlainBlock
 from ...formats.lin.board import _CLAIM, _QX, _VUL_OF
 from ...formats.lin.values import CARD_OF
@@ -27,7 +26,7 @@ from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
 from .common import _CLAIMED, _PLAYED, board_row, duplicate_edition, memo
 from . import kernel
-from .lin import _calls
+from .lin import _auction
 
 # the values of the board's calls, cards and claims: keys and values alternate (``block``), and
 # no value is a key's name (``plain_row`` checks), so a scan finds the pairs and only them
@@ -36,9 +35,10 @@ _PC = re.compile(r"\|pc\|([^|]*)")
 _MC = re.compile(r"\|mc\|([^|]*)")
 
 
-def plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
+def plain_row(pb: PlainBlock, options: AuditOptions, lean: bool = False) -> Rendered | None:
     """The rows of a plain vugraph board with nothing to find; None when the full audit must
-    see it (as for anything this lane did not foresee: one board never stops a file)."""
+    see it (as for anything this lane did not foresee: one board never stops a file).
+    ``lean`` is not used: the row always (a claim may change a cell after its line is made)."""
     try:
         return _plain_row(pb, options)
     except Exception:  # pragma: no cover - the full audit reads the board and says what it is
@@ -124,19 +124,6 @@ def _room_names(qx: str, header) -> tuple[str, str, tuple[str, str, str, str]]:
     header (``vugraph.Header.names_for``)."""
     room, board = _room_board(qx)
     return room, board, header.names_for(None, room)
-
-
-def _auction(values: tuple[str, ...], dealer: int) -> tuple[str, int, int | None] | None:
-    """(contract, declarer, trump) of the ``mb`` values as the reader reads them, when every
-    call is readable and the auction ends in a contract."""
-    calls = _calls(values)
-    if calls is None:
-        return None  # PS206
-    contract, declarer = derive_contract(calls, dealer)
-    if contract is None or contract == "Pass" or declarer is None:
-        return None
-    strain = parse_contract(contract)[1]
-    return contract, declarer, None if strain == NOTRUMP else strain
 
 
 def _rs(rs: str, contract: str, declarer: int, tricks: int) -> tuple[int | None, bool]:

@@ -34,7 +34,7 @@ from ...core.record import BoardRecord, Play
 from . import block
 from .board import MAX_ITEMS, BoardReader
 from .lexer import MAX_VALUE, PairLexer
-from .plain import LINE, STARTS, PlainLine, ready
+from .plain import STARTS, PlainLine, plain_line, ready
 from .values import CARD_OF
 from .write import format_lin
 from ..lines import iter_lines
@@ -125,7 +125,7 @@ def read_lin(stream: BinaryIO, source: str, *, games_before: int = 0, plain: boo
                     out.clear()
                     board_lines = [(lineno, raw, cut)]
                     continue
-                if not cut and raw.isascii() and LINE.fullmatch(raw) and ready(lexer, boards):
+                if not cut and raw.isascii() and plain_line(raw) and ready(lexer, boards):
                     boards.flush(lineno)  # as the line's pn would end the board before it
                     yield from out
                     out.clear()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ...core import speedups
 from ...core.record import BoardRecord
 from .board import BoardReader
 from .lexer import PairLexer
@@ -23,6 +24,17 @@ from .lexer import PairLexer
 LINE = re.compile(rb"pn\|[^|,\n]*,[^|,\n]*,[^|,\n]*,[^|,\n]*\|st\|\|md\|[1-4][^|\n]*\|rh\|\|"
                   rb"ah\|[^|\n]*\|sv\|[^|\n]*\|(?:(?:mb|pc)\|[^|\n]*\||pg\|\|)*+"
                   rb"(?:mc\|[0-9]{1,2}\|)?")
+
+
+def py_plain_line(raw: bytes) -> bool:
+    """Whether ``raw`` (a line without its newline) is one plain board (``LINE``).  The twin
+    of ``_speedups.lin_line`` (``core.speedups``)."""
+    return LINE.fullmatch(raw) is not None
+
+
+_C = speedups.wanted()
+plain_line = _C.lin_line if _C is not None else py_plain_line
+
 # the keys that end the board before them, as a line's first pair (``board.BoardReader``)
 STARTS = (b"pn|", b"qx|", b"md|", b"vg|")
 

@@ -32,6 +32,7 @@ _SEPARATOR = re.compile(rb"\n(?:\r?\n)++")  # possessive: no backtracking stack 
 # what the line reader changes: a CR, the control characters it deletes
 _CHANGED = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")
 _DELETED = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CHANGED_BYTES = bytes([*range(0x00, 0x09), *range(0x0b, 0x20), 0x7f])  # ``_CHANGED``'s
 
 
 class Block:
@@ -94,10 +95,9 @@ def _end_of_last_run(data: bytes) -> int:
 def _stretch(data: bytes, line: int) -> Iterator[Block | tuple[int, bytes, bool]]:
     """``data``, which ends with a run of blank lines, as blocks and lines numbered from
     ``line``; returns the number of the line after it."""
-    plain = _CHANGED.search(data) is None
+    plain = len(data.translate(None, _CHANGED_BYTES)) == len(data)  # no _CHANGED byte
     pos, odd = 0, -1  # odd: where the bytes start that a line reader must read, if any
-    for m in _SEPARATOR.finditer(data):
-        start, end = m.span()
+    for start, end in _separators(data, plain):
         block = data[pos:start] if plain else _unchanged(data[pos:start])
         nlines = block.count(b"\n") + 1 if block else 0
         # a block: not empty, not opening with a blank line (the file's start), within a
@@ -115,6 +115,24 @@ def _stretch(data: bytes, line: int) -> Iterator[Block | tuple[int, bytes, bool]
     if odd >= 0:
         line = yield from _by_line(data[odd:pos], line)
     return line
+
+
+def _separators(data: bytes, plain: bool) -> Iterator[tuple[int, int]]:
+    """The spans of ``_SEPARATOR``'s matches in ``data``, in order.  ``plain``: no carriage
+    return in ``data``, so a run of blank lines is two newlines or more, found by ``find``
+    (the regex tries a match at every newline)."""
+    if not plain:
+        for m in _SEPARATOR.finditer(data):
+            yield m.span()
+        return
+    find = data.find
+    start = find(b"\n\n")
+    while start >= 0:
+        end = start + 2
+        while data[end:end + 1] == b"\n":
+            end += 1
+        yield start, end
+        start = find(b"\n\n", end)
 
 
 def _unchanged(block: bytes) -> bytes:

@@ -230,11 +230,13 @@ class Inheritance:
         self.remember(tags)
         return tags
 
-    def remember(self, tags: dict[str, str]) -> None:
-        """A game's resolved tags: for ``#`` in later games, and for a later game with no Deal."""
+    def remember(self, tags: dict[str, str], size: int | None = None) -> None:
+        """A game's resolved tags: for ``#`` in later games, and for a later game with no Deal.
+        ``size``: the length of a text that holds every value, when known (a bound on each)."""
         prev = self.prev
         if (len(prev) + len(tags) <= _MAX_INHERITED
-                and max(map(len, tags.values()), default=0) <= _MAX_INHERITED_VALUE):
+                and (size if size is not None else max(map(len, tags.values()), default=0))
+                <= _MAX_INHERITED_VALUE):
             prev.update(tags)  # the usual game: the loop below would take every tag
         else:
             for name, value in tags.items():  # bounded: junk files invent endless tag names

@@ -54,6 +54,9 @@ class Lexer:
 
     def feed(self, raw: bytes, was_cut: bool, lineno: int) -> None:
         """Read one line (``raw`` without its newline; ``was_cut`` when over-long)."""
+        if not raw and not self.in_comment:
+            self._blank()  # an empty line: what its decoded text, "", would do below
+            return
         text, fell_back = _lines.decode(raw, self.charset)
         if lineno == 1 and text.startswith("\ufeff"):
             text = text[1:]

@@ -95,7 +95,8 @@ def read_plain(lexer: Lexer, games: Games, piece: Block) -> bool:
     if (not between_games(lexer, games) or inherit.sticky or games.title_date
             or not piece.data.isascii()):
         return False  # something would be inherited into it, or it is not ASCII
-    text = _decode(piece.data, lexer.charset)  # None: a charset that is not ASCII's
+    charset = lexer.charset  # ASCII as UTF-8 reads it; else None: a charset not ASCII's
+    text = piece.data.decode("ascii") if charset is None else _decode(piece.data, charset)
     got = plain_tags(text + "\n") if text is not None else None
     if got is None:
         return False
@@ -110,7 +111,7 @@ def read_plain(lexer: Lexer, games: Games, piece: Block) -> bool:
                     return False  # ``##`` (sticky), or nothing to take (PS105)
                 tags[name] = prev[name]
     games.games += 1
-    inherit.remember(tags)
+    inherit.remember(tags, len(text))
     games.out.append(PlainGame(games.source, piece.first, games.games, tags, auction, play, text))
     return True
 
