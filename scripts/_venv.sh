@@ -1,6 +1,6 @@
 # Shared set-up for scripts/audit and scripts/test: create .venv and install the project when
-# missing or when pyproject.toml or the C accelerators (setup.py, _speedups.c) changed since the
-# last install.  Sourced, not run.
+# missing or when pyproject.toml or the C accelerators (setup.py, _speedups*.c, _speedups.h)
+# changed since the last install.  Sourced, not run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -15,7 +15,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 STAMP="$VENV/.revoke-audit-installed${EXTRA:+-$EXTRA}"
 # the C accelerators are built at install time: a change to them is a reason to install again
-HASH="$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT/src/revoke_audit/core/_speedups.c" \
+HASH="$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" "$ROOT"/src/revoke_audit/core/_speedups*.[ch] \
   | sha1sum | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$HASH" ]; then
   echo "setting up $VENV (first run, or pyproject.toml changed) ..." >&2

@@ -2,7 +2,8 @@
 pyproject.toml (``[tool.importlinter]``: core < formats < replay < laws < scoring < ruling <
 reports < engine < cli, and two ``forbidden`` ones) and passes; a copy of the package with one
 deliberate upward import makes it fail, so the check can fail; the package root keeps at most
-five modules, and every layer package says in its docstring what it owns."""
+five modules, every layer package says in its docstring what it owns, and no source file
+is over 500 lines."""
 import ast
 import os
 import re
@@ -71,3 +72,13 @@ def test_the_contract_names_every_layer_in_order():
     text = (ROOT / "pyproject.toml").read_text()
     layers = re.search(r'^layers = \[(.*?)\]', text, re.M).group(1)
     assert re.findall(r'"revoke_audit\.(\w+)"', layers) == LAYERS[::-1]
+
+
+def test_no_source_file_is_over_500_lines():
+    """Modules split by concern (issue 36): the C kernel is one module from a file per concern
+    (``core/_speedups*.c``), the Python packages a module per step."""
+    sources = [p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".c", ".h")]
+    assert len(sources) > 100 and any(p.suffix == ".c" for p in sources)
+    long = {str(p.relative_to(PACKAGE)): n for p in sources
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
+    assert not long, long

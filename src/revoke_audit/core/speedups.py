@@ -1,4 +1,4 @@
-"""The optional C accelerators, ``_speedups`` (``_speedups.c``, built by ``setup.py`` where a
+"""The optional C accelerators, ``_speedups`` (``_speedups*.c``, built by ``setup.py`` where a
 compiler works; the package installs and runs without it).  Each C function has a Python twin
 that gives exactly the same answer for any input, and the tests compare them:
 
