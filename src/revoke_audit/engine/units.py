@@ -4,6 +4,7 @@ one unit, rendered as report rows."""
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING, Callable
 
 from .lane import render_records
@@ -30,7 +31,7 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
     files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN or LIN file
     (``formats.parts``), ``STDIN``, read by the parent.  ``checked=False``: large files are
     ``cut`` into parts without ``splittable``'s check, which the caller must then make
-    (``split_files``) before it uses their rows; files in ``whole`` are not split.  ``here``:
+    (``split_sizes``) before it uses their rows; files in ``whole`` are not split.  ``here``:
     a file of more than ``PARENT_BYTES`` not split is ``("here", path)``, for the parent to
     read (its rows streamed as it reads them)."""
     units: list[tuple] = []
@@ -65,9 +66,14 @@ def processes_wanted(sources: list[str], jobs: int) -> int:
     return len(sources)
 
 
-def split_files(units: list[tuple]) -> list[str]:
-    """The files that ``units`` split into parts, in order."""
-    return list(dict.fromkeys(unit[1].path for unit in units if unit[0] == "part"))
+def split_sizes(units: list[tuple]) -> dict[str, int]:
+    """The files that ``units`` split into parts, in order, each with its size when it was
+    cut (the end of its last part)."""
+    sizes: dict[str, int] = {}
+    for unit in units:
+        if unit[0] == "part":
+            sizes[unit[1].path] = max(unit[1].end, sizes.get(unit[1].path, 0))
+    return sizes
 
 
 BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
@@ -118,10 +124,11 @@ def render_unit(unit: tuple, options: AuditOptions, limits: Limits,
 
 def render_part(part: Part, options: AuditOptions, runs: bool = False) -> list[Rendered]:
     """The games of a part of a file audited and rendered; its context games (read before and
-    after it) serve only as neighbours."""
+    after it) serve only as neighbours.  The last part's games go on to the file's end as it
+    is when read (``read_part``)."""
     from ..formats.parts import read_part
 
-    keep = range(part.skip, part.skip + part.count)
+    keep = range(part.skip, part.skip + part.count if not part.last else sys.maxsize)
     short: list[BoardRecord] = []  # a row for its games not read, if the file is now shorter
     rows = list(render_records(read_part(part, True, short.append), options, keep, runs))
     return rows + list(render_records(short, options))
