@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ..formats.parts import Part
 
 STDIN = ("stdin",)
-PART_GAMES = 5000  # games of a large file in one unit of work
+PART_GAMES = 5000  # games of a large file in one unit of work (a quarter of that in the
+# last ``jobs`` parts' worth of games, so that the processes finish together: ``parts.cut``)
 PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
 # a larger file not split is read by the parent (``work_units(here=True)``): a worker would
 # hold all of its rows, and send them at once (8.7 times the file's size, in the parent too)
@@ -46,7 +47,7 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
 
     for src in sources:
         size = _size(src) if src != "-" else 0
-        split = (parts_of(src, PART_GAMES, limits.member_bytes, NEIGHBOURS)
+        split = (parts_of(src, PART_GAMES, limits.member_bytes, NEIGHBOURS, jobs)
                  if src != "-" and src not in whole and size >= PART_MIN_BYTES else None)
         if src == "-" or split or (here and size > PARENT_BYTES):
             flush()

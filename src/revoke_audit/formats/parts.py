@@ -84,26 +84,30 @@ class Part:
     last: bool = False  # the file's last part: read on to the file's end (``read_part``)
 
 
-def plan(path: str, games_per_part: int, max_bytes: int, context: int) -> list[Part] | None:
+def plan(path: str, games_per_part: int, max_bytes: int, context: int, tail: int = 0
+         ) -> list[Part] | None:
     """The parts of a PBN or LIN file of more than two parts' worth of games, each with up to
     ``context`` games either side, or None when it is not safe to split (see the module) or
-    not worth it: ``cut``, then ``splittable``."""
-    parts = cut(path, games_per_part, max_bytes, context)
+    not worth it: ``cut``, then ``splittable``.  ``tail``: as for ``cut``."""
+    parts = cut(path, games_per_part, max_bytes, context, tail)
     return parts if parts is not None and splittable(path) else None
 
 
-def cut(path: str, games_per_part: int, max_bytes: int, context: int) -> list[Part] | None:
+def cut(path: str, games_per_part: int, max_bytes: int, context: int, tail: int = 0
+        ) -> list[Part] | None:
     """The parts ``plan`` gives when the file turns out ``splittable``, found from its blank
     lines (PBN) or line ends (LIN) alone: a fifth of ``plan``'s time, so that the processes
     may start on the parts while ``splittable`` reads the whole file.  None when the file is
-    too small or too large to split, or unreadable."""
+    too small or too large to split, or unreadable.  ``tail``: the last ``tail`` parts' worth
+    of games go in parts a quarter the size (``_spans``), so that the processes that share
+    the file finish together: the run waits for the last part to end."""
     try:
         if not 0 < os.path.getsize(path) <= max_bytes:
             return None
         kind, first, starts, size = _games_of(path)
         if size > max_bytes or len(starts) <= 2 * games_per_part:
             return None
-        return _parts(path, kind, size, first, starts, games_per_part, context)
+        return _parts(path, kind, size, first, starts, games_per_part, context, tail)
     except (OSError, ValueError):  # Changed too: the file is read whole
         return None
 
@@ -316,16 +320,27 @@ def _plain_header(path: str, header: bytes) -> bool:
 
 
 def _parts(path: str, kind: str, size: int, header: int, starts: list[int],
-           games_per_part: int, context: int) -> list[Part]:
+           games_per_part: int, context: int, tail: int = 0) -> list[Part]:
     n = len(starts)
     spans = []
-    for first in range(0, n, games_per_part):
-        count = min(games_per_part, n - first)
+    for first, count in _spans(n, games_per_part, tail):
         lo, hi = max(0, first - context), min(n, first + count + context)
         spans.append((starts[lo], starts[hi] if hi < n else size, lo, first - lo, count))
     lines = _lines_at(path, [span[0] for span in spans])
     return [Part(path, kind, header, start, end, line, lo, skip, count, k == len(spans) - 1)
             for k, ((start, end, lo, skip, count), line) in enumerate(zip(spans, lines))]
+
+
+def _spans(n: int, per_part: int, tail: int) -> Iterator[tuple[int, int]]:
+    """The first game and the number of games of each part of ``n`` games: parts of
+    ``per_part`` games, but for the last ``tail`` parts' worth (whole parts of the end),
+    which go in parts of a quarter of that."""
+    large = max(0, n - tail * per_part) // per_part * per_part if tail else n
+    small = max(1, per_part // 4)
+    for first in range(0, large, per_part):
+        yield first, min(per_part, large - first)
+    for first in range(large, n, small):
+        yield first, min(small, n - first)
 
 
 def _lines_at(path: str, positions: list[int]) -> list[int]:
