@@ -59,6 +59,19 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
     return units
 
 
+def first_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
+    """The first units of work ``work_units`` is expected to give when the run starts with a
+    large file: its first parts, one per process, found from its first bytes alone
+    (``parts.head``), so that the processes start on them before the file is cut.  A guess:
+    the caller uses them only when ``work_units`` gives the same units first."""
+    from ..formats.parts import head
+
+    if not sources or sources[0] == "-" or _size(sources[0]) < PART_MIN_BYTES:
+        return []
+    parts = head(sources[0], PART_GAMES, limits.member_bytes, NEIGHBOURS, jobs, jobs)
+    return [("part", part, False) for part in parts]
+
+
 def processes_wanted(sources: list[str], jobs: int) -> int:
     """How many of ``jobs`` processes the run can use: one per file at most, unless a file is
     large enough to be split."""
