@@ -91,7 +91,7 @@ def test_a_large_file_goes_to_the_cluster_in_parts(client, tmp_path, monkeypatch
     path.write_text(games(30, revoke_every=4))
     local = audit_paths(str(path))
     dask = audit_paths(str(path), engine="dask", client=client)
-    assert len(run.work_units([str(path)], 2, Limits())) == 6
+    assert len(run.work_units([str(path)], 2, Limits())) == 14  # 4 of 5 games, the last 10 one each
     assert local.boards.equals(dask.boards) and local.findings.equals(dask.findings)
 
 

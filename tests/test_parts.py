@@ -100,7 +100,7 @@ def test_jobs_2_on_a_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     Path("big.pbn").write_text(games(60, revoke_every=5))
     reports = [audit_with_jobs("big.pbn", jobs) for jobs in ("1", "2")]
-    assert len(run.work_units(["big.pbn"], 2, Limits())) == 15
+    assert len(run.work_units(["big.pbn"], 2, Limits())) == 21  # 13 of 4 games, 8 of 1
     assert reports[0] == reports[1] and b"RV00" in reports[0][2]
 
 
@@ -208,7 +208,7 @@ def test_jobs_2_on_a_lin_file_in_parts_gives_jobs_1_byte_for_byte(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     Path("big.lin").write_text(lin_lines(30))
     reports = [audit_with_jobs("big.lin", jobs) for jobs in ("1", "2")]
-    assert len(run.work_units(["big.lin"], 2, Limits())) == 8
+    assert len(run.work_units(["big.lin"], 2, Limits())) == 15  # 5 of 4 games, 10 of 1
     assert reports[0] == reports[1] and b"RV00" in reports[0][2]
 
 

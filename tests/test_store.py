@@ -156,3 +156,29 @@ def test_a_boards_contract_declarer_and_vulnerability_are_not_kept_in_memory():
         entries = [e for _, field in fields.fields() for e in field]
     assert [(e.contract, e.declarer, e.vul, e.room) for e in entries] == [
         t[4:] + t[1:2] for t in texts]
+
+
+@pytest.mark.parametrize("boards, table, members", [
+    # every board once, no ScoreTable: a hand record; no field read back, and no pass over
+    # the entries to find them
+    ([("A", "1"), ("A", "2"), ("B", "1")], None, []),
+    # the same with a ScoreTable on the second board: its field is read back
+    ([("A", "1"), ("A", "2"), ("B", "1")], 1, [("A", "", "", "2")]),
+    # board 1 of event A twice: every field of A (not B's)
+    ([("A", "1"), ("A", "2"), ("B", "1"), ("A", "1")], None,
+     [("A", "", "", "1"), ("A", "", "", "2")]),
+])
+def test_the_fields_read_back_and_when_the_entries_are_grouped(boards, table, members):
+    with Fields() as fields:
+        n = len(boards)
+        tables = [(("Score", ("x",)) if i == table else None) for i in range(n)]
+        fields.add(range(n), [(e, "", "") for e, _ in boards], [b for _, b in boards],
+                   [420] * n, [420] * n, range(n), range(n),
+                   [("f.pbn", "", "", "", "4H", "S", "None")] * n,
+                   [(f"N{i}", f"E{i}", f"S{i}", f"W{i}") for i in range(n)], tables)
+        store = fields._store
+        said: list[str] = []
+        store.db().set_trace_callback(said.append)
+        assert [store.key(f) for f, *_ in store.counts()] == members
+        grouped = [s for s in said if s.startswith("INSERT INTO member")]
+        assert len(grouped) == (1 if members else 0)

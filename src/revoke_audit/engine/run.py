@@ -18,7 +18,8 @@ from ..ruling.options import AuditOptions
 from ..reports.report import CsvText, deferred_signals
 from ..reports.rows import CleanRun, Rendered, clean_runs, duplicate_finding, log_findings
 from ..reports.selection import restate
-from .units import STDIN, processes_wanted, render_unit, split_files, work_units
+from .units import (STDIN, first_units, processes_wanted, render_unit, split_sizes,
+                    work_units)
 from .workers import (InOrder, map_in_order, resolve_jobs, start_workers, worker_context,
                       worker_pool)
 
@@ -127,14 +128,23 @@ def _submit(pool, sources: list[str], jobs: int, how: tuple[AuditOptions, Limits
     """Every unit of work submitted; its results, in order.  A large file's parts are
     submitted as soon as it is cut, and the check that it may be split (``splittable``: a
     second or so on a 100 MB file) is made while the processes work on them; a file that
-    fails it (rare: state carried between games) is read whole after all, and the work is
-    submitted again with no use made of what was started."""
+    fails it (rare: state carried between games; or a file that grew or shrank since it was
+    cut, still being written) is read whole after all, and the work is submitted again with
+    no use made of what was started.  A run that starts with a large file submits its first
+    parts (``first_units``) even before the file is cut."""
     from ..formats.parts import splittable  # here: a run of one process never splits
 
     limits = how[1]
+    early = first_units(sources, jobs, limits)
+    started = _submit_units(pool, early, how)
     units = work_units(sources, jobs, limits, checked=False, here=True)
-    done = _submit_units(pool, units, how)
-    unsafe = frozenset(path for path in split_files(units) if not splittable(path))
+    if units[:len(early)] == early:
+        done = started.then(_submit_units(pool, units[len(early):], how))
+    else:  # guessed wrong (rare: a file cut otherwise): what runs ends unused
+        started.cancel()
+        done = _submit_units(pool, units, how)
+    unsafe = frozenset(path for path, size in split_sizes(units).items()
+                       if not splittable(path, size))
     if not unsafe:
         return units, done
     done.cancel()  # the work not started is dropped; what runs ends unused

@@ -4,6 +4,7 @@ one unit, rendered as report rows."""
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING, Callable
 
 from .lane import render_records
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
     from ..formats.parts import Part
 
 STDIN = ("stdin",)
-PART_GAMES = 5000  # games of a large file in one unit of work
+PART_GAMES = 5000  # games of a large file in one unit of work (a quarter of that in the
+# last ``jobs`` parts' worth of games, so that the processes finish together: ``parts.cut``)
 PART_MIN_BYTES = 4 << 20  # smaller files are not worth splitting
 # a larger file not split is read by the parent (``work_units(here=True)``): a worker would
 # hold all of its rows, and send them at once (8.7 times the file's size, in the parent too)
@@ -30,7 +32,7 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
     files (``batches``), ``("part", formats.parts.Part, last)`` a part of a large PBN or LIN file
     (``formats.parts``), ``STDIN``, read by the parent.  ``checked=False``: large files are
     ``cut`` into parts without ``splittable``'s check, which the caller must then make
-    (``split_files``) before it uses their rows; files in ``whole`` are not split.  ``here``:
+    (``split_sizes``) before it uses their rows; files in ``whole`` are not split.  ``here``:
     a file of more than ``PARENT_BYTES`` not split is ``("here", path)``, for the parent to
     read (its rows streamed as it reads them)."""
     units: list[tuple] = []
@@ -45,7 +47,7 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
 
     for src in sources:
         size = _size(src) if src != "-" else 0
-        split = (parts_of(src, PART_GAMES, limits.member_bytes, NEIGHBOURS)
+        split = (parts_of(src, PART_GAMES, limits.member_bytes, NEIGHBOURS, jobs)
                  if src != "-" and src not in whole and size >= PART_MIN_BYTES else None)
         if src == "-" or split or (here and size > PARENT_BYTES):
             flush()
@@ -57,6 +59,19 @@ def work_units(sources: list[str], jobs: int, limits: Limits, checked: bool = Tr
     return units
 
 
+def first_units(sources: list[str], jobs: int, limits: Limits) -> list[tuple]:
+    """The first units of work ``work_units`` is expected to give when the run starts with a
+    large file: its first parts, one per process, found from its first bytes alone
+    (``parts.head``), so that the processes start on them before the file is cut.  A guess:
+    the caller uses them only when ``work_units`` gives the same units first."""
+    from ..formats.parts import head
+
+    if not sources or sources[0] == "-" or _size(sources[0]) < PART_MIN_BYTES:
+        return []
+    parts = head(sources[0], PART_GAMES, limits.member_bytes, NEIGHBOURS, jobs, jobs)
+    return [("part", part, False) for part in parts]
+
+
 def processes_wanted(sources: list[str], jobs: int) -> int:
     """How many of ``jobs`` processes the run can use: one per file at most, unless a file is
     large enough to be split."""
@@ -65,9 +80,14 @@ def processes_wanted(sources: list[str], jobs: int) -> int:
     return len(sources)
 
 
-def split_files(units: list[tuple]) -> list[str]:
-    """The files that ``units`` split into parts, in order."""
-    return list(dict.fromkeys(unit[1].path for unit in units if unit[0] == "part"))
+def split_sizes(units: list[tuple]) -> dict[str, int]:
+    """The files that ``units`` split into parts, in order, each with its size when it was
+    cut (the end of its last part)."""
+    sizes: dict[str, int] = {}
+    for unit in units:
+        if unit[0] == "part":
+            sizes[unit[1].path] = max(unit[1].end, sizes.get(unit[1].path, 0))
+    return sizes
 
 
 BATCH_BYTES = (256 << 10, 8 << 20)  # the bounds of a unit of work's size, in bytes of files
@@ -118,10 +138,11 @@ def render_unit(unit: tuple, options: AuditOptions, limits: Limits,
 
 def render_part(part: Part, options: AuditOptions, runs: bool = False) -> list[Rendered]:
     """The games of a part of a file audited and rendered; its context games (read before and
-    after it) serve only as neighbours."""
+    after it) serve only as neighbours.  The last part's games go on to the file's end as it
+    is when read (``read_part``)."""
     from ..formats.parts import read_part
 
-    keep = range(part.skip, part.skip + part.count)
+    keep = range(part.skip, part.skip + part.count if not part.last else sys.maxsize)
     short: list[BoardRecord] = []  # a row for its games not read, if the file is now shorter
     rows = list(render_records(read_part(part, True, short.append), options, keep, runs))
     return rows + list(render_records(short, options))

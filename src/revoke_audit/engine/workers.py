@@ -173,6 +173,12 @@ class InOrder(Generic[R]):
             raise StopIteration
         return self._futures.popleft().result()
 
+    def then(self, more: "InOrder[R]") -> "InOrder[R]":
+        """These results, then ``more``'s (its work submitted after this one's)."""
+        self._futures.extend(more._futures)
+        more._futures.clear()
+        return self
+
     def cancel(self) -> None:
         for future in self._futures:
             future.cancel()

@@ -33,8 +33,9 @@ context (as many each side as the replay's neighbour window), read but not audit
 
 The file is read with ordinary reads, a few megabytes at a time, never mapped: another program
 may truncate it meanwhile, and a mapped page past the new end kills the process (SIGBUS).  A
-file that changes while it is checked is not split; a part that finds the file shorter than
-when it was planned says which of its games it could not read (PS004), as the part's row."""
+file that changes while it is checked, or since it was cut, is not split; a part that finds the
+file shorter than when it was planned says which of its games it could not read (PS004), as
+the part's row; the last part of a file that grew since reads on to its new end."""
 from __future__ import annotations
 
 import codecs
@@ -80,42 +81,85 @@ class Part:
     games_before: int  # games of the file before byte ``start``
     skip: int  # context games read before the first one to audit
     count: int  # games to audit
+    last: bool = False  # the file's last part: read on to the file's end (``read_part``)
 
 
-def plan(path: str, games_per_part: int, max_bytes: int, context: int) -> list[Part] | None:
+def plan(path: str, games_per_part: int, max_bytes: int, context: int, tail: int = 0
+         ) -> list[Part] | None:
     """The parts of a PBN or LIN file of more than two parts' worth of games, each with up to
     ``context`` games either side, or None when it is not safe to split (see the module) or
-    not worth it: ``cut``, then ``splittable``."""
-    parts = cut(path, games_per_part, max_bytes, context)
+    not worth it: ``cut``, then ``splittable``.  ``tail``: as for ``cut``."""
+    parts = cut(path, games_per_part, max_bytes, context, tail)
     return parts if parts is not None and splittable(path) else None
 
 
-def cut(path: str, games_per_part: int, max_bytes: int, context: int) -> list[Part] | None:
+def cut(path: str, games_per_part: int, max_bytes: int, context: int, tail: int = 0
+        ) -> list[Part] | None:
     """The parts ``plan`` gives when the file turns out ``splittable``, found from its blank
     lines (PBN) or line ends (LIN) alone: a fifth of ``plan``'s time, so that the processes
     may start on the parts while ``splittable`` reads the whole file.  None when the file is
-    too small or too large to split, or unreadable."""
+    too small or too large to split, or unreadable.  ``tail``: the last ``tail`` parts' worth
+    of games go in parts a quarter the size (``_spans``), so that the processes that share
+    the file finish together: the run waits for the last part to end."""
     try:
-        size = os.path.getsize(path)
-        if size == 0 or size > max_bytes:
+        if not 0 < os.path.getsize(path) <= max_bytes:
             return None
-        kind, first, starts = _games_of(path)
-        if len(starts) <= 2 * games_per_part:
+        kind, first, starts, size = _games_of(path)
+        if size > max_bytes or len(starts) <= 2 * games_per_part:
             return None
-        return _parts(path, kind, size, first, starts, games_per_part, context)
+        return _parts(path, kind, size, first, starts, games_per_part, context, tail)
     except (OSError, ValueError):  # Changed too: the file is read whole
         return None
 
 
-def splittable(path: str) -> bool:
+_HEAD = 16 << 20  # the bytes ``head`` reads at most
+
+
+def head(path: str, games_per_part: int, max_bytes: int, context: int, count: int,
+         tail: int = 0) -> list[Part]:
+    """The first ``count`` parts ``cut`` is expected to give the file, found from its first
+    bytes alone (no more than ``_HEAD``), so that the processes start on them while the rest
+    is cut: cutting a 100 MB file takes a tenth of a second, with nothing else to do.  Only
+    a guess, which the caller checks against ``cut``'s parts: none when the file seems too
+    small to be cut into ``count`` whole parts before its ``tail`` (the bytes of its first
+    games times its size), is not a PBN or LIN file of games, or is unreadable."""
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            data = fh.read(min(size, _HEAD))
+    except OSError:
+        return []
+    if not 0 < size <= max_bytes:
+        return []
+    kind, first, starts, _ = _games_scan(io.BytesIO(data))
+    wanted = count * games_per_part + context  # the games (and context after) to be read
+    if len(starts) <= wanted + 1:  # the last start found may be cut by the end of ``data``
+        return []
+    if (size * wanted) // max(1, starts[wanted] - starts[0]) < (count + tail + 3) * games_per_part:
+        return []  # by the bytes of its first games, it may be split otherwise, or not at all
+    parts = []
+    for k in range(count):
+        at = k * games_per_part
+        lo, hi = max(0, at - context), at + games_per_part + context
+        line = 1 + _scans.newlines(data, 0, starts[lo])
+        parts.append(Part(path, kind, first, starts[lo], starts[hi], line, lo, at - lo,
+                          games_per_part))
+    return parts
+
+
+def splittable(path: str, planned: int | None = None) -> bool:
     """Nothing carries from one game of the file to the next (the module says what that takes),
     so that its parts read alone give the records the whole file gives.  False also when
-    the file changes while it is checked (``Changed``)."""
+    the file changes while it is checked (``Changed``), or is no longer the ``planned`` bytes
+    its parts were cut from (``cut``: another program still writing it)."""
     try:
         with open(path, "rb") as fh:
             before = os.fstat(fh.fileno())
-            kind, first, starts = _games_of(path)
-            size = before.st_size
+            if planned is not None and before.st_size != planned:
+                raise Changed(path)
+            kind, first, starts, size = _games_of(path)
+            if size != before.st_size:  # it grew (or shrank) since it was opened
+                raise Changed(path)
             if not starts or _longest(starts, size) > MAX_LINE:
                 return False  # a line the reader cuts (PS005): what follows it may carry on
             pieces = _game_pieces(fh, starts, size)
@@ -165,6 +209,8 @@ def _game_pieces(fh: BinaryIO, starts: list[int], size: int
     while i < len(starts):
         j = bisect_right(starts, starts[i] + _CHUNK, i + 1)
         end = starts[j] if j < len(starts) else size
+        if starts[j - 1] >= end:  # a game found past the end: the file is not as scanned
+            raise Changed(fh.name)
         fh.seek(starts[i])
         data = fh.read(end - starts[i])
         if len(data) != end - starts[i]:
@@ -226,17 +272,23 @@ def _decodes(decoder: codecs.IncrementalDecoder | None, data: bytes, final: bool
     return True
 
 
-def _games_of(path: str) -> tuple[str, int, list[int]]:
-    """``_games`` of the file at ``path``; the last file's answer is kept while the file is
-    unchanged (``cut`` and then ``splittable`` both need it)."""
+def _games_of(path: str) -> tuple[str, int, list[int], int]:
+    """``_games`` of the file at ``path`` and its size as read; the last file's answer is kept
+    while the file is unchanged (``cut`` and then ``splittable`` both need it).  ``Changed``
+    when the file grew or shrank while it was read (another program still writing it): its
+    games would then be those of a size no ``stat`` gave, and a game could seem to start past
+    the end that ``splittable`` checks."""
     st = os.stat(path)
     return _games_cached(path, st.st_size, st.st_mtime_ns)
 
 
 @lru_cache(maxsize=1)
-def _games_cached(path: str, size: int, mtime_ns: int) -> tuple[str, int, list[int]]:
+def _games_cached(path: str, size: int, mtime_ns: int) -> tuple[str, int, list[int], int]:
     with open(path, "rb") as fh:
-        return _games_read(fh)
+        kind, first, starts, read = _games_scan(fh)
+    if read != size:  # not kept: an exception is never cached
+        raise Changed(path)
+    return kind, first, starts, size
 
 
 def _games(data: bytes) -> tuple[str, int, list[int]]:
@@ -245,9 +297,15 @@ def _games(data: bytes) -> tuple[str, int, list[int]]:
 
 
 def _games_read(fh: BinaryIO) -> tuple[str, int, list[int]]:
-    """The file's kind, the end of its header and where each game starts: each line of a LIN
-    file, each block after a run of blank lines of a PBN file (the header ends before the
-    first line that starts with ``[``; none: at 0).  Read in pieces (``_content_pieces``)."""
+    """The file's kind, the end of its header and where each game starts (``_games_scan``)."""
+    return _games_scan(fh)[:3]
+
+
+def _games_scan(fh: BinaryIO) -> tuple[str, int, list[int], int]:
+    """The file's kind, the end of its header, where each game starts and the bytes read:
+    each line of a LIN file, each block after a run of blank lines of a PBN file (the header
+    ends before the first line that starts with ``[``; none: at 0).  Read in pieces
+    (``_content_pieces``)."""
     head = fh.read(3)
     lin = head in (b"pn|", b"qx|", b"md|")
     first = 0 if lin or head[:1] == b"[" else None
@@ -265,7 +323,7 @@ def _games_read(fh: BinaryIO) -> tuple[str, int, list[int]]:
         starts = [first] + [s for s in starts if s > first]  # the runs from the header's end
     if starts and starts[-1] >= size:
         starts.pop()  # the file ends with a newline (LIN), with blank lines (PBN)
-    return "lin" if lin else "pbn", first, starts
+    return "lin" if lin else "pbn", first, starts, size
 
 
 def _content_pieces(fh: BinaryIO) -> Iterator[tuple[int, bytes]]:
@@ -297,16 +355,27 @@ def _plain_header(path: str, header: bytes) -> bool:
 
 
 def _parts(path: str, kind: str, size: int, header: int, starts: list[int],
-           games_per_part: int, context: int) -> list[Part]:
+           games_per_part: int, context: int, tail: int = 0) -> list[Part]:
     n = len(starts)
     spans = []
-    for first in range(0, n, games_per_part):
-        count = min(games_per_part, n - first)
+    for first, count in _spans(n, games_per_part, tail):
         lo, hi = max(0, first - context), min(n, first + count + context)
         spans.append((starts[lo], starts[hi] if hi < n else size, lo, first - lo, count))
     lines = _lines_at(path, [span[0] for span in spans])
-    return [Part(path, kind, header, start, end, line, lo, skip, count)
-            for (start, end, lo, skip, count), line in zip(spans, lines)]
+    return [Part(path, kind, header, start, end, line, lo, skip, count, k == len(spans) - 1)
+            for k, ((start, end, lo, skip, count), line) in enumerate(zip(spans, lines))]
+
+
+def _spans(n: int, per_part: int, tail: int) -> Iterator[tuple[int, int]]:
+    """The first game and the number of games of each part of ``n`` games: parts of
+    ``per_part`` games, but for the last ``tail`` parts' worth (whole parts of the end),
+    which go in parts of a quarter of that."""
+    large = max(0, n - tail * per_part) // per_part * per_part if tail else n
+    small = max(1, per_part // 4)
+    for first in range(0, large, per_part):
+        yield first, min(per_part, large - first)
+    for first in range(large, n, small):
+        yield first, min(small, n - first)
 
 
 def _lines_at(path: str, positions: list[int]) -> list[int]:
@@ -335,11 +404,14 @@ def read_part(part: Part, plain: bool = False,
     a large file.  ``plain``: as for ``read_pbn`` and ``read_lin``.
 
     A file now shorter than its plan (truncated since) may leave games of the part unread:
-    then a last record says which (``shortfall``), given to ``short`` if given, else yielded."""
+    then a last record says which (``shortfall``), given to ``short`` if given, else yielded.
+    A file now longer (another program still writing it): the last part reads on to its end,
+    as the whole file would be read now, so that no game written before it was read is left
+    out of the report (a game cut off by the end is reported as such, PS004)."""
     with open(part.path, "rb") as fh:
         header = fh.read(part.header)
         fh.seek(part.start)
-        body = fh.read(part.end - part.start)
+        body = fh.read(part.end - part.start if not part.last else -1)
         size = os.fstat(fh.fileno()).st_size
     gap = part.line - 1 - header.count(b"\n")  # lines between the header and the part
     if gap > 0:
@@ -349,7 +421,7 @@ def read_part(part: Part, plain: bool = False,
     read = read_lin if part.kind == "lin" else read_pbn
     records = read(stream, part.path, games_before=part.games_before, plain=plain,
                    first_line=1 + gap)
-    if len(header) == part.header and len(body) == part.end - part.start:
+    if len(header) == part.header and len(body) >= part.end - part.start:
         yield from records
         return
     games = 0

@@ -124,6 +124,13 @@ class Result(NamedTuple):
     after: float
 
 
+#: ``Results.rows``: the results of the tables whose N-S score the adjustments change.
+CHANGED = "WHERE e.before != e.after"
+#: ``Results.rows``: every result of a board (field) that has one of ``CHANGED``.
+OF_CHANGED = ("WHERE e.field IN (SELECT e.field FROM result r JOIN entry e ON e.idx = r.idx "
+              f"{CHANGED})")
+
+
 class Results:
     """Every scored table's ``Result``, in the order the fields were scored, rows of the
     database made ``Result``s only when read (the standings, the text output's changes), one
@@ -149,12 +156,14 @@ class Results:
     def __len__(self) -> int:
         return self._count
 
-    def rows(self) -> Iterator[tuple]:
-        """(method's number, before, after, the entry's row) of every result, in order."""
+    def rows(self, where: str = "") -> Iterator[tuple]:
+        """(method's number, before, after, the entry's row) of every result, in order; of
+        those ``where`` (an SQL condition on ``r`` and ``e``: ``CHANGED``, ``OF_CHANGED``)
+        picks, when given."""
         if not self._count:
             return iter(())
         return self._store.query(f"SELECT r.method, r.before, r.after, {ENTRY} FROM result r "
-                                 "JOIN entry e ON e.idx = r.idx ORDER BY r.seq")
+                                 f"JOIN entry e ON e.idx = r.idx {where} ORDER BY r.seq")
 
     def result(self, row: tuple) -> Result:
         """A row of ``rows`` as a ``Result``."""
