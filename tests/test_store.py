@@ -182,3 +182,25 @@ def test_the_fields_read_back_and_when_the_entries_are_grouped(boards, table, me
         assert [store.key(f) for f, *_ in store.counts()] == members
         grouped = [s for s in said if s.startswith("INSERT INTO member")]
         assert len(grouped) == (1 if members else 0)
+
+
+def test_deferred_lines_are_read_back_only_for_a_field_that_may_be_scored():
+    # deferred: A 1, A 2, B 1, C 5, D 017 (places 0-4); then entries: A 1 without a
+    # ScoreTable (A 1 twice: every field of A may be scored, A 2's line too), C 5 with one
+    # (its field may be scored), D 17 (the number, not "017": another field, D unplayed).
+    # B 1 and D 017 stay lines alone in their fields.
+    store = Store()
+    try:
+        boards = [("A", "1"), ("A", "2"), ("B", "1"), ("C", "5"), ("D", "017")]
+        store.defer(range(5), [(e, "", "") for e, _ in boards], [b for _, b in boards],
+                    [f"line {e} {b}" for e, b in boards])
+        for event, board, table in (("A", "1", None), ("C", "5", ("Score", ("x",))),
+                                    ("D", "17", None)):
+            store.add([9], [(event, "", "")], [board], [420], [420], [1], [1],
+                      [("f.pbn", "", "", "", "4H", "S", "None")], [("N", "E", "S", "W")],
+                      [table])
+        got = [row for batch in store.waiting() for row in batch]
+        assert got == [(0, 0, "line A 1"), (1, 1, "line A 2"), (3, 3, "line C 5")]
+        assert store.count == 8 and store.entries == 3 and list(store.waiting()) == []
+    finally:
+        store.close()

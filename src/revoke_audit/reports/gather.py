@@ -7,8 +7,9 @@ be scored come as one item (``FieldNotes``)."""
 from __future__ import annotations
 
 import csv
+from functools import partial
 from operator import itemgetter
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..core.visible import safe_cell
 from ..scoring.rescore import Fields, _text, stated_score
@@ -26,6 +27,11 @@ _QUOTABLE = tuple(_WANTED.index(c) for c in ("source", "event", "date", "room", 
                                               "declarer", "contract", "north", "east", "south",
                                               "west"))
 _NO_TAG = ("", "", "", None)
+#: What a line's field needs known before the line is deferred (``_defer``).
+_KEY = itemgetter(*(BOARD_COLUMNS.index(c) for c in ("event", "date", "board", "status",
+                                                      "scoring")))
+_KEY_LAST = max(BOARD_COLUMNS.index(c) for c in ("event", "date", "board", "status",
+                                                  "scoring")) + 1
 
 
 _NOTES = 4096  # the notes in one line of --format jsonl (``FieldNotes.line``)
@@ -93,6 +99,11 @@ def add(fields: Fields, r: Rendered) -> None:
     ordinals."""
     if type(r) is CleanRun or type(r.row) is LeanRow:
         text = r.csv[0] if r.csv is not None else ""
+        tags = run_tags(r)
+        if not tags and '"' not in text and "'" not in text:  # cells as they are: deferred
+            _defer(fields, fields.boards, text.splitlines())
+            fields.boards += r.boards
+            return
         lines = text.splitlines()
         split = csv.reader(lines) if '"' in text else (line.split(",", _LAST) for line in lines)
         cells, quoted = list(map(_CELLS, split)), "'" in text
@@ -103,12 +114,35 @@ def add(fields: Fields, r: Rendered) -> None:
     fields.boards += r.boards
 
 
+def _defer(fields: Fields, start: int, lines: list[str]) -> None:
+    """Boards at ``start`` onwards as their boards.csv lines (plain cells: no quote, no
+    Field tags) into ``fields`` as they are, with their fields' keys (``Fields.defer``):
+    the lines that may be gathered, read back at the end only when their field may be
+    scored (``_read_back``).  A board alone in its field is split once, never gathered."""
+    keys = list(map(_KEY, (line.split(",", _KEY_LAST) for line in lines)))
+    kept = [i for i, (_, _, b, st, s) in enumerate(keys)
+            if s == "duplicate" and b and st != "unreadable"]
+    if kept:
+        fields.defer([start + i for i in kept], [(keys[i][0], "", keys[i][1]) for i in kept],
+                     [keys[i][2].strip() for i in kept], [lines[i] for i in kept],
+                     _read_back)
+
+
+def _read_back(fields: Fields, batch: list[tuple[int, int, str]]) -> None:
+    """Deferred lines (their places, ordinals, lines: ``_defer``) gathered as they would
+    have been when they came."""
+    indexes, ordinals, lines = zip(*batch)
+    cells = [_CELLS(line.split(",", _LAST)) for line in lines]
+    gather(fields, 0, cells, {}, False, (indexes, ordinals))
+
+
 def gather(fields: Fields, start: int, rows: list[tuple[str, ...]], tags: dict,
-           quoted: bool) -> None:
+           quoted: bool, places: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
     """Boards at ``start`` onwards as their boards.csv cells (``_WANTED``) into ``fields``,
     column by column: those with a duplicate score (as played or adjusted, else as stated
     when no play is recorded) and a board number.  ``tags``: ``FieldTags`` by a board's
-    place; ``quoted``: a cell may keep the quote ``_text`` takes away."""
+    place; ``quoted``: a cell may keep the quote ``_text`` takes away; ``places``: deferred
+    lines' places and ordinals (``_read_back``), in place of ``start`` onwards."""
     columns = raw = list(zip(*rows))
     if quoted:
         columns = list(raw)
@@ -126,13 +160,18 @@ def gather(fields: Fields, start: int, rows: list[tuple[str, ...]], tags: dict,
         return
     got = [tags.get(i, _NO_TAG) for i in kept] if tags else [_NO_TAG] * len(kept)
     section, tag, match, table = zip(*got)
-    fields.add([start + i for i in kept],
-               [(event[i], s, date[i]) for i, s in zip(kept, section)],
-               [board[i].strip() for i in kept], before, after,
-               [int(line[i] or 0) for i in kept], [int(game[i] or 0) for i in kept],
-               [(source[i], room[i], m, t, contract[i], declarer[i], vul[i])
-                for i, m, t in zip(kept, match, tag)],
-               [(north[i], east[i], south[i], west[i]) for i in kept], table)
+    if places is None:
+        add_to, ordinals = fields.add, [start + i for i in kept]
+    else:
+        at = places[0]
+        add_to = partial(fields.add_at, [at[i] for i in kept])
+        ordinals = [places[1][i] for i in kept]
+    add_to(ordinals, [(event[i], s, date[i]) for i, s in zip(kept, section)],
+           [board[i].strip() for i in kept], before, after,
+           [int(line[i] or 0) for i in kept], [int(game[i] or 0) for i in kept],
+           [(source[i], room[i], m, t, contract[i], declarer[i], vul[i])
+            for i, m, t in zip(kept, match, tag)],
+           [(north[i], east[i], south[i], west[i]) for i in kept], table)
 
 
 def _stated(kept: list[int], columns: list) -> tuple[list[int], list[int], list[int]]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import groupby
 from operator import itemgetter
-from typing import Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from . import score_ns
 from ..core.cards import SEATS
@@ -93,6 +93,8 @@ class Fields:
         self._store = Store()
         self._made: dict[int, tuple] = {}  # ``_texts``
         self._scored: Scored | None = None
+        #: reads a batch of deferred lines (place, ordinal, line) into entries (``defer``)
+        self.read_back: Callable[["Fields", list[tuple[int, int, str]]], None] | None = None
 
     def add(self, ordinals: Iterable[int], events: Iterable[tuple[str, str, str]],
             boards: Iterable[str], before: Iterable[int], after: Iterable[int],
@@ -102,6 +104,21 @@ class Fields:
         source, room, match, Scoring tag, contract, declarer and vul."""
         self._store.add(ordinals, events, boards, before, after, lines, games, texts, names,
                         tables)
+
+    def add_at(self, indexes: Sequence[int], ordinals: Iterable[int],
+               *columns: Iterable) -> None:
+        """Deferred boards read back (``read_back``) at the places ``defer`` kept: the
+        columns of ``add`` after ``ordinals``."""
+        self._store.add(ordinals, *columns, indexes=indexes)
+
+    def defer(self, ordinals: Sequence[int], events: Sequence[tuple[str, str, str]],
+              boards: Sequence[str], lines: Sequence[str],
+              read_back: Callable[["Fields", list[tuple[int, int, str]]], None]) -> None:
+        """Boards with a duplicate score kept as their boards.csv lines (``Store.defer``),
+        read back by ``read_back`` (into ``add_at``) at the end only when their field may be
+        scored: a board alone in its field costs its key and its line on disk."""
+        self.read_back = read_back
+        self._store.defer(ordinals, events, boards, lines)
 
     def __len__(self) -> int:
         """The entries kept: boards with a duplicate score."""
@@ -151,6 +168,9 @@ class Fields:
     def score(self) -> Scored:
         """Every field scored (once: the result is kept until ``close``)."""
         if self._scored is None:
+            if self.read_back is not None:
+                for batch in self._store.waiting():
+                    self.read_back(self, batch)
             self._scored = _score_all(self)
         return self._scored
 

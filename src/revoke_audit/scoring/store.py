@@ -1,7 +1,10 @@
 """The boards that wait for their fields, on disk: a temporary SQLite database (the standard
 library's) holding one row of numbers a board with a duplicate score (``entry``), and, once
 the fields are scored, each board's figures (``figure``) and each table's figures for the
-standings (``result``).
+standings (``result``).  A lane's board without Field tags waits as its boards.csv line and
+its field's key alone (``pending``: ``defer``), and becomes an entry only when its field may
+be scored (``waiting``): a hand record, every board alone in its field, pays for a key and a
+row, never for its cells.
 
 Why on disk: a field is known only when every table's result is in, so a board's few numbers
 wait for the end of the run; kept in memory they grew the run by about a hundred bytes a
@@ -55,8 +58,11 @@ class Store:
         self._figures: list[tuple] = []
         self._results: list[tuple] = []
         self._notes: list[tuple] = []
-        self.count = 0  # entries added
+        self._pending: list[tuple] = []  # deferred lines waiting to go in (``defer``)
+        self.deferred = 0  # lines deferred and not yet read back (``waiting``)
+        self.count = 0  # entries added (and places kept for deferred lines)
         self.tabled = 0  # entries added with a ScoreTable
+        self.entries = 0  # entries in (``add``), deferred lines read back among them
         self._members = 0  # the entries when the fields were last found (``_grouped``)
         self._shared: dict[tuple, int] = {}  # texts -> their number
         # a board's ``Shared`` texts -> their number, apart: four players could read the same
@@ -85,6 +91,8 @@ class Store:
             db.execute("CREATE TABLE result (seq INTEGER PRIMARY KEY, idx INTEGER, "
                        "method INTEGER, before REAL, after REAL)")
             db.execute("CREATE TABLE note (seq INTEGER PRIMARY KEY, data BLOB)")
+            db.execute("CREATE TABLE pending (idx INTEGER PRIMARY KEY, ordinal INTEGER, "
+                       "event INTEGER, board TEXT, line TEXT)")
             self._db = db
         return self._db
 
@@ -94,11 +102,13 @@ class Store:
             self._db.close()
             self._db = None
         self._entries, self._figures, self._results, self._notes = [], [], [], []
+        self._pending, self.deferred = [], 0
 
     def flush(self) -> None:
         """Every row waiting in memory into the database."""
         for name, rows, marks in (("entry", self._entries, 13), ("figure", self._figures, 7),
-                                  ("result", self._results, 5), ("note", self._notes, 2)):
+                                  ("result", self._results, 5), ("note", self._notes, 2),
+                                  ("pending", self._pending, 5)):
             if rows:
                 db = self.db()
                 db.execute("BEGIN")
@@ -128,24 +138,85 @@ class Store:
     def add(self, ordinals: Iterable[int], events: Sequence[tuple[str, str, str]],
             boards: Iterable[str], before: Iterable[int], after: Iterable[int],
             lines: Iterable[int], games: Iterable[int], texts: Sequence[tuple],
-            names: Sequence[tuple], tables: Iterable[tuple | None]) -> None:
+            names: Sequence[tuple], tables: Iterable[tuple | None],
+            indexes: Sequence[int] | None = None) -> None:
         """Boards as columns, one value a board each: their places among the run's board
         rows, their events (event, section, date), board numbers as written, N-S scores
         before and after, lines and games, texts (``Entry``'s source, room, match, scoring,
         contract, declarer, vul: the first four shared, ``Shared``), players and ScoreTables
-        (the tag, the lines)."""
+        (the tag, the lines); ``indexes``: the places ``defer`` kept for them (deferred lines
+        read back), else the next ones."""
         fields = [event << 32 | int(board) if is_number(board) else self.field(event, board)
                   for event, board in zip(self._numbers(events), boards)]
         tables = [None if t is None else json.dumps(t) for t in tables]
         self.tabled += len(tables) - tables.count(None)
-        start = self.count
-        self.count += len(fields)
+        if indexes is None:
+            start = self.count
+            self.count += len(fields)
+            indexes = range(start, self.count)
+        self.entries += len(fields)
         shared = [t[:4] for t in texts]
-        self._entries.extend(zip(range(start, self.count), ordinals, fields, before, after,
+        self._entries.extend(zip(indexes, ordinals, fields, before, after,
                                  lines, games, self._numbers(shared, Shared._make),
                                  self._numbers(names), tables, *_columns(texts, 4, 7)))
         if len(self._entries) >= _BATCH:
             self.flush()
+
+    def defer(self, ordinals: Sequence[int], events: Sequence[tuple[str, str, str]],
+              boards: Sequence[str], lines: Sequence[str]) -> None:
+        """Boards kept as their boards.csv lines with their fields' keys alone (the event's
+        number and the board as written: the same field as the same key), each at the next
+        entry's place: most boards of a hand record are alone in their field, and a line is
+        read into an entry (``add``, with ``indexes``) only when its field may be scored
+        (``waiting``)."""
+        start = self.count
+        self.count += len(lines)
+        self.deferred += len(lines)
+        self._pending.extend(zip(range(start, self.count), ordinals, self._numbers(events),
+                                 boards, lines))
+        if len(self._pending) >= _BATCH:
+            self.flush()
+
+    def waiting(self) -> Iterator[list[tuple[int, int, str]]]:
+        """The deferred lines (``defer``) whose fields may be scored, in batches of their
+        place, ordinal and line, in the order they came; each batch is to be added (``add``)
+        before the next is asked for.  A field may be scored when it has a ScoreTable entry,
+        or when its event has a field of two results or more (the deferred lines counted
+        with the entries: a few more read than needed, never one fewer; ``members`` then
+        counts only the entries)."""
+        if not self.deferred:
+            return
+        self.flush()
+        db = self.db()
+        for name in ("wanted", "keyed"):
+            db.execute(f"DROP TABLE IF EXISTS {name}")
+        db.execute("CREATE TEMP TABLE wanted (idx INTEGER PRIMARY KEY)")
+        # the entries' fields as the lines' keys (event, board as written), with ScoreTable
+        # or without, and how many
+        db.execute("CREATE TEMP TABLE keyed (event INTEGER, board TEXT, tabled INTEGER, "
+                   "n INTEGER)")
+        db.executemany("INSERT INTO keyed VALUES (?, ?, ?, ?)",
+                       ((field >> 32, self.key(field)[-1], tabled, n) for field, tabled, n in
+                        db.cursor().execute("SELECT field, tbl IS NOT NULL, count(*) FROM "
+                                            "entry GROUP BY field, tbl IS NOT NULL")))
+        db.execute("INSERT INTO wanted SELECT p.idx FROM pending p WHERE p.event IN "
+                   "(SELECT DISTINCT event FROM (SELECT event, board, n FROM keyed WHERE NOT "
+                   "tabled UNION ALL SELECT event, board, 1 FROM pending) GROUP BY event, "
+                   "board HAVING sum(n) > 1) OR (p.event, p.board) IN (SELECT event, board "
+                   "FROM keyed WHERE tabled)")
+        last = -1
+        while True:
+            batch = db.execute("SELECT p.idx, p.ordinal, p.line FROM wanted w JOIN pending p "
+                               "ON p.idx = w.idx WHERE w.idx > ? ORDER BY w.idx LIMIT ?",
+                               (last, _BATCH)).fetchall()
+            if not batch:
+                break
+            last = batch[-1][0]
+            yield batch
+        db.execute("DELETE FROM pending")
+        db.execute("DROP TABLE wanted")
+        db.execute("DROP TABLE keyed")
+        self.deferred = 0
 
     def _numbers(self, values: Sequence[tuple], made=None) -> list[int]:
         """The number of each of ``values`` (``number``; a new one kept as ``made`` makes
@@ -201,10 +272,10 @@ class Store:
     def _grouped(self) -> bool:
         """The fields that may be scored found (table ``member``: each one's number, by its
         first entry), once every entry is in; False when there is no entry."""
-        if self.count == 0:
+        if self.entries == 0:
             return False
         self.flush()
-        if self._members != self.count:
+        if self._members != self.entries:
             db = self.db()
             db.execute("CREATE INDEX IF NOT EXISTS by_field ON entry (field, idx)")
             db.execute("DROP TABLE IF EXISTS played")
@@ -219,7 +290,7 @@ class Store:
                 db.execute("INSERT INTO member SELECT min(idx), field FROM entry GROUP BY field "
                            "HAVING max(tbl IS NOT NULL) OR (field >> 32) IN "
                            "(SELECT event FROM played)")
-            self._members = self.count
+            self._members = self.entries
         return True
 
     def counts(self) -> Iterator[tuple[int, int, int, str | None]]:
