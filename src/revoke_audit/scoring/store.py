@@ -30,6 +30,7 @@ from typing import Iterable, Iterator, NamedTuple, Sequence
 
 _CACHE_KB = 4096  # the pages SQLite keeps in memory, at most
 _BATCH = 4096  # rows added at once
+_LINES = 512  # deferred lines added at once (a few hundred bytes each)
 _TEXT_BOARD = 1 << 31  # a field's number: board numbers below, other boards above
 
 
@@ -174,7 +175,7 @@ class Store:
         self.deferred += len(lines)
         self._pending.extend(zip(range(start, self.count), ordinals, self._numbers(events),
                                  boards, lines))
-        if len(self._pending) >= _BATCH:
+        if len(self._pending) >= _LINES:
             self.flush()
 
     def waiting(self) -> Iterator[list[tuple[int, int, str]]]:
@@ -208,7 +209,7 @@ class Store:
         while True:
             batch = db.execute("SELECT p.idx, p.ordinal, p.line FROM wanted w JOIN pending p "
                                "ON p.idx = w.idx WHERE w.idx > ? ORDER BY w.idx LIMIT ?",
-                               (last, _BATCH)).fetchall()
+                               (last, _LINES)).fetchall()
             if not batch:
                 break
             last = batch[-1][0]
