@@ -116,9 +116,12 @@ class Fields:
               read_back: Callable[["Fields", list[tuple[int, int, str]]], None]) -> None:
         """Boards with a duplicate score kept as their boards.csv lines (``Store.defer``),
         read back by ``read_back`` (into ``add_at``) at the end only when their field may be
-        scored: a board alone in its field costs its key and its line on disk."""
+        scored: a board alone in its field costs its key and its line on disk.  The lines
+        of an event already known to be scored are read back at once (``Store.defer``)."""
         self.read_back = read_back
-        self._store.defer(ordinals, events, boards, lines)
+        now = self._store.defer(ordinals, events, boards, lines)
+        if now:
+            read_back(self, now)
 
     def __len__(self) -> int:
         """The entries kept: boards with a duplicate score."""

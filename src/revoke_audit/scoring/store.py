@@ -31,6 +31,7 @@ from typing import Iterable, Iterator, NamedTuple, Sequence
 _CACHE_KB = 4096  # the pages SQLite keeps in memory, at most
 _BATCH = 4096  # rows added at once
 _LINES = 512  # deferred lines added at once (a few hundred bytes each)
+_RECENT = 1 << 12  # the deferred fields' keys kept to find a field played twice (``defer``)
 _TEXT_BOARD = 1 << 31  # a field's number: board numbers below, other boards above
 
 
@@ -61,6 +62,8 @@ class Store:
         self._notes: list[tuple] = []
         self._pending: list[tuple] = []  # deferred lines waiting to go in (``defer``)
         self.deferred = 0  # lines deferred and not yet read back (``waiting``)
+        self._recent: set[tuple[int, str]] = set()  # deferred fields' keys seen lately
+        self._played: set[int] = set()  # events known to have a field of two results
         self.count = 0  # entries added (and places kept for deferred lines)
         self.tabled = 0  # entries added with a ScoreTable
         self.entries = 0  # entries in (``add``), deferred lines read back among them
@@ -164,19 +167,49 @@ class Store:
             self.flush()
 
     def defer(self, ordinals: Sequence[int], events: Sequence[tuple[str, str, str]],
-              boards: Sequence[str], lines: Sequence[str]) -> None:
+              boards: Sequence[str], lines: Sequence[str]) -> list[tuple[int, int, str]]:
         """Boards kept as their boards.csv lines with their fields' keys alone (the event's
         number and the board as written: the same field as the same key), each at the next
         entry's place: most boards of a hand record are alone in their field, and a line is
         read into an entry (``add``, with ``indexes``) only when its field may be scored
-        (``waiting``)."""
+        (``waiting``).  The lines of an event already known to be scored (a board of it seen
+        twice among the lines deferred lately: the two rooms of a match, a session's tables)
+        are not deferred but given back, as ``waiting`` would give them at the end, to be
+        added now: the run's end, serial after the last board, reads back only the rest."""
         start = self.count
         self.count += len(lines)
+        numbers = self._numbers(events)
+        keys = list(zip(numbers, boards))
+        recent, played = self._recent, self._played
+        if not played.intersection(numbers) and recent.isdisjoint(keys) \
+                and len(set(keys)) == len(keys):  # nothing known to be scored: all wait
+            self._wait(range(start, self.count), ordinals, numbers, boards, lines)
+            recent.update(keys)
+            return []
+        now, later = [], []
+        for i, key in enumerate(keys):
+            if key[0] not in played:
+                if key not in recent:
+                    recent.add(key)
+                    later.append(i)
+                    continue
+                played.add(key[0])  # the earlier line of the field waits: read back at the end
+            now.append((start + i, ordinals[i], lines[i]))
+        self._wait([start + i for i in later], [ordinals[i] for i in later],
+                   [numbers[i] for i in later], [boards[i] for i in later],
+                   [lines[i] for i in later])
+        return now
+
+    def _wait(self, places: Sequence[int], ordinals: Sequence[int], events: Sequence[int],
+              boards: Sequence[str], lines: Sequence[str]) -> None:
+        """Deferred lines at ``places`` into ``pending``; the fields' keys seen lately kept
+        (``_recent``) to a bound, so memory does not grow with the boards."""
         self.deferred += len(lines)
-        self._pending.extend(zip(range(start, self.count), ordinals, self._numbers(events),
-                                 boards, lines))
+        self._pending.extend(zip(places, ordinals, events, boards, lines))
         if len(self._pending) >= _LINES:
             self.flush()
+        if len(self._recent) > _RECENT:
+            self._recent.clear()
 
     def waiting(self) -> Iterator[list[tuple[int, int, str]]]:
         """The deferred lines (``defer``) whose fields may be scored, in batches of their
