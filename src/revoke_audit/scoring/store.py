@@ -64,6 +64,7 @@ class Store:
         self.deferred = 0  # lines deferred and not yet read back (``waiting``)
         self._recent: set[tuple[int, str]] = set()  # deferred fields' keys seen lately
         self._played: set[int] = set()  # events known to have a field of two results
+        self._ready: list[tuple[int, int, str]] = []  # lines of those, to be added (``defer``)
         self.count = 0  # entries added (and places kept for deferred lines)
         self.tabled = 0  # entries added with a ScoreTable
         self.entries = 0  # entries in (``add``), deferred lines read back among them
@@ -106,7 +107,7 @@ class Store:
             self._db.close()
             self._db = None
         self._entries, self._figures, self._results, self._notes = [], [], [], []
-        self._pending, self.deferred = [], 0
+        self._pending, self.deferred, self._ready = [], 0, []
 
     def flush(self) -> None:
         """Every row waiting in memory into the database."""
@@ -174,8 +175,9 @@ class Store:
         read into an entry (``add``, with ``indexes``) only when its field may be scored
         (``waiting``).  The lines of an event already known to be scored (a board of it seen
         twice among the lines deferred lately: the two rooms of a match, a session's tables)
-        are not deferred but given back, as ``waiting`` would give them at the end, to be
-        added now: the run's end, serial after the last board, reads back only the rest."""
+        are not deferred but given back, ``_LINES`` at a time, as ``waiting`` would give them
+        at the end, to be added now: the run's end, serial after the last board, reads back
+        only the rest (and the last of these first)."""
         start = self.count
         self.count += len(lines)
         numbers = self._numbers(events)
@@ -186,7 +188,7 @@ class Store:
             self._wait(range(start, self.count), ordinals, numbers, boards, lines)
             recent.update(keys)
             return []
-        now, later = [], []
+        later = []
         for i, key in enumerate(keys):
             if key[0] not in played:
                 if key not in recent:
@@ -194,11 +196,14 @@ class Store:
                     later.append(i)
                     continue
                 played.add(key[0])  # the earlier line of the field waits: read back at the end
-            now.append((start + i, ordinals[i], lines[i]))
+            self._ready.append((start + i, ordinals[i], lines[i]))
         self._wait([start + i for i in later], [ordinals[i] for i in later],
                    [numbers[i] for i in later], [boards[i] for i in later],
                    [lines[i] for i in later])
-        return now
+        if len(self._ready) < _LINES:
+            return []
+        ready, self._ready = self._ready, []
+        return ready
 
     def _wait(self, places: Sequence[int], ordinals: Sequence[int], events: Sequence[int],
               boards: Sequence[str], lines: Sequence[str]) -> None:
@@ -218,6 +223,9 @@ class Store:
         or when its event has a field of two results or more (the deferred lines counted
         with the entries: a few more read than needed, never one fewer; ``members`` then
         counts only the entries)."""
+        if self._ready:
+            ready, self._ready = self._ready, []
+            yield ready
         if not self.deferred:
             return
         self.flush()
@@ -257,10 +265,10 @@ class Store:
         it)."""
         book = self._shared if made is None else self._sources
         got = list(map(book.get, values))
-        if None in got:
-            for i, n in enumerate(got):
-                if n is None:
-                    got[i] = self.number(values[i] if made is None else made(values[i]), book)
+        if None in got:  # each new value numbered once, in the order it first comes
+            for value in dict.fromkeys(v for v, n in zip(values, got) if n is None):
+                self.number(value if made is None else made(value), book)
+            got = list(map(book.get, values))
         return got
 
     def number(self, texts: tuple, book: dict[tuple, int] | None = None) -> int:
