@@ -204,3 +204,38 @@ def test_deferred_lines_are_read_back_only_for_a_field_that_may_be_scored():
         assert store.count == 8 and store.entries == 3 and list(store.waiting()) == []
     finally:
         store.close()
+
+
+def test_lines_of_a_board_seen_twice_are_read_back_as_they_come_the_rest_at_the_end():
+    # a vugraph match: board k's open room, then its closed room (the same field twice), 300
+    # boards; then a hand record (event H: each board once), 300 boards.  The open room of
+    # board 1 is the first line of M: it waits (nothing yet says M is played); from its closed
+    # room on, every line of M is known to be scored and comes back as the lines are deferred,
+    # once 512 or more are ready (the sixth run: M's 599 other lines), the first open room at
+    # the end (``waiting``); H's lines never come back.  Every line of M comes back once, at
+    # the place deferred.
+    from revoke_audit.scoring import store as module
+
+    store = Store()
+    try:
+        match = [("M", str(1 + i // 2)) for i in range(600)]
+        hand = [("H", str(1 + i)) for i in range(300)]
+        now = []
+        for start in range(0, 900, 100):  # deferred a lane run (100 lines) at a time
+            part = (match + hand)[start:start + 100]
+            now += store.defer(range(start, start + len(part)), [(e, "", "") for e, _ in part],
+                               [b for _, b in part], [f"{e} {b}" for e, b in part])
+        assert len(now) == 599 and now[0] == (1, 1, "M 1") and now[-1] == (599, 599, "M 300")
+        n = len(now)  # read back: entries at their places, as ``gather`` adds them
+        store.add([o for _, o, _ in now], [("M", "", "")] * n, [t.split()[1] for *_, t in now],
+                  [420] * n, [420] * n, [1] * n, [1] * n,
+                  [("m.lin", "open", "", "", "4H", "S", "None")] * n, [("N", "E", "S", "W")] * n,
+                  [None] * n, indexes=[i for i, _, _ in now])
+        at_end = [row for batch in store.waiting() for row in batch]
+        assert at_end == [(0, 0, "M 1")]
+        got = sorted(now + at_end)
+        assert got == [(i, i, f"M {1 + i // 2}") for i in range(600)]
+        assert store.count == 900 and store.deferred == 0
+        assert len(store._recent) <= module._RECENT + 100  # memory bounded, whatever the run
+    finally:
+        store.close()
