@@ -42,6 +42,16 @@ def role_of(seat: int, declarer: int | None) -> str:
     return "defender"
 
 
+#: each seat's role for each declarer (and for none): ``roles_of``
+_ROLES = {declarer: tuple(role_of(seat, declarer) for seat in range(4))
+          for declarer in (None, 0, 1, 2, 3)}
+
+
+def roles_of(declarer: int | None) -> tuple[str, str, str, str]:
+    """Every seat's ``role_of``, by seat: known once declarer is."""
+    return _ROLES[declarer]
+
+
 def tricks(n: int) -> str:
     """``1 trick``, ``2 tricks``: a count of tricks as a Director says it."""
     return f"{n} trick" if n == 1 else f"{n} tricks"
@@ -49,4 +59,4 @@ def tricks(n: int) -> str:
 
 
 
-__all__ = ["Finding", "role_of", "tricks"]
+__all__ = ["Finding", "role_of", "roles_of", "tricks"]

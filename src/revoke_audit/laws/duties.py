@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from ..core.cards import RANKS, SUIT_MASKS, card_str, cards_in, holding_str, mask_of, seat_name
 from ..replay.model import PENALTY_CARD as KIND_PENALTY, RESTRICTION, Replay, RevokeFact, Trick
-from ..core.findings import Finding, role_of
+from ..core.findings import Finding
 from .table_facts import (LEAD_FORBIDDEN, LEAD_REQUIRED, LOG_CODE, PENALTY_CARD, PLAY_HIGHEST,
                           PLAY_LOWEST, BoardFacts, FactRow)
 
@@ -69,12 +69,12 @@ class Binding:
 
 @dataclass(frozen=True, slots=True)
 class _Board:
-    """What the log's rows are weighed with, gathered from the replay once before any is:
-    each seat's role, the trick each player's card went to, the cards' names, and the card a
-    highest- or lowest-card row requires where the player holds the suit (Law 57A)."""
+    """What the log's rows are weighed with, gathered from the replay once before any is (each
+    seat's role is the replay's own, ``Replay.roles``): the trick each player's card went to,
+    the cards' names, and the card a highest- or lowest-card row requires where the player
+    holds the suit (Law 57A)."""
 
     rp: Replay
-    roles: tuple[str, ...]
     played_to: dict[tuple[int, int], int]  # (seat, card) -> the first trick he played it to
     names: tuple[str, ...]  # card -> its name
     targets: dict[int, int]  # a highest- or lowest-card row's line -> the card it requires
@@ -127,20 +127,17 @@ def apply_table_facts(rp: Replay, facts: BoardFacts | None,
 
 def _gather(rp: Replay, rows: list[FactRow]) -> _Board:
     """The ``_Board`` of ``rp`` for the log's ``rows``."""
-    roles = tuple(role_of(seat, rp.declarer) for seat in range(4))
     played_to: dict[tuple[int, int], int] = {}
     for t in rp.tricks:
-        for seat in range(4):
-            card = t.card_of(seat)
-            if card is not None:
-                played_to.setdefault((seat, card), t.number)
+        for seat, card, _ in t.plays:
+            played_to.setdefault((seat, card), t.number)
     targets = {}
     for row in rows:
         if row.fact in (PLAY_HIGHEST, PLAY_LOWEST) and 1 <= row.trick <= len(rp.hands_at):
             mine = rp.hands_at[row.trick - 1][row.seat] & SUIT_MASKS[row.suit]
             if mine:
                 targets[row.line] = (max if row.fact == PLAY_HIGHEST else min)(cards_in(mine))
-    return _Board(rp, roles, played_to, tuple(card_str(card) for card in range(52)), targets)
+    return _Board(rp, played_to, tuple(card_str(card) for card in range(52)), targets)
 
 
 def _misfit(board: _Board, row: FactRow) -> str | None:
@@ -150,7 +147,7 @@ def _misfit(board: _Board, row: FactRow) -> str | None:
     if row.fact != PENALTY_CARD:
         return None
     rp, name, card = board.rp, seat_name(row.seat), board.names[row.card]
-    role = board.roles[row.seat]
+    role = rp.roles[row.seat]
     if role != "defender":
         return f"{name} is {role}: only a defender's card can be a penalty card (Laws 48A, 50)"
     if not rp.record.hands[row.seat] >> row.card & 1:

@@ -21,6 +21,7 @@ from .model import (CLAIMED, COMPLETE, NONE, PARTIAL, DefectFact, Replay, Revoke
 from .play import close_trick
 from .tricks import replay_grouped, replay_sequence
 from .fast import replay_plain
+from ..core.findings import roles_of
 from ..core.record import BoardRecord, Play
 
 __all__ = ["replay", "Replay", "Trick", "RevokeFact", "DefectFact", "COMPLETE", "CLAIMED",
@@ -56,6 +57,7 @@ def _check_contract(r: Replay) -> None:
     """Contract/declarer stated vs derived from the auction (RC020/RC021)."""
     rec = r.record
     r.contract, r.declarer = rec.contract, rec.declarer
+    r.roles = roles_of(r.declarer)
     if rec.contract_stated and rec.contract_derived and rec.contract_stated != rec.contract_derived:
         r.add("RC020", f"contract {rec.contract_stated} disagrees with the auction, which gives "
               f"{rec.contract_derived}", rec.auction_line or rec.line)

@@ -100,6 +100,7 @@ class Replay:
     record: BoardRecord
     contract: str | None = None
     declarer: int | None = None
+    roles: tuple[str, str, str, str] = ("", "", "", "")  # each seat's, once declarer is known
     level: int | None = None
     strain: int | None = None
     risk: str = ""

@@ -9,7 +9,6 @@ imports core and ``model``."""
 from __future__ import annotations
 
 from ..core.cards import SUIT_MASKS, SUITS, card_str, seat_name, winning_index
-from ..core.findings import role_of
 from ..core.record import Play
 from .model import Replay, RevokeFact, Trick
 
@@ -28,7 +27,7 @@ def play_card(r: Replay, hands: list[int], trick: Trick, seat: int, p: Play,
         else:
             r.add("RC010", f"trick {trick.number}: {seat_name(seat)} plays {card_str(p.card)}, "
                   f"which is in {seat_name(holder)}'s hand", p.line, trick=trick.number,
-                  seat=seat, card=p.card, role=role_of(seat, r.declarer))
+                  seat=seat, card=p.card, role=r.roles[seat])
         r.stopped_at = trick.number
         return False
     fact: bool | RevokeFact = True
@@ -49,7 +48,7 @@ def _unsupported_mark(r: Replay, trick: Trick, seat: int, p: Play, led: int | No
            "it follows suit" if p.card // 13 == led else
            f"{seat_name(seat)} held no {SUITS[led]} card")
     r.add("RC030", f"trick {trick.number}: {card_str(p.card)} is marked ^R but is no revoke: {why}",
-          p.line, trick=trick.number, seat=seat, card=p.card, role=role_of(seat, r.declarer))
+          p.line, trick=trick.number, seat=seat, card=p.card, role=r.roles[seat])
 
 
 def close_trick(r: Replay, trick: Trick) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ..core.cards import card_str, winning_index, seat_name
 from .model import DefectFact, Replay, Trick
-from ..core.findings import role_of
 from ..core.record import Play
 from . import unrecorded
 from .play import close_trick, play_card
@@ -149,7 +148,7 @@ def _turn_errors(r: Replay, current: list[tuple[int, int]], plays: list[Play], s
 def _wrong_hand(r: Replay, number: int, expected: int, seat: int, p: Play) -> None:
     r.add("RC010", f"trick {number}: {card_str(p.card)} is {seat_name(seat)}'s card but it was "
           f"{seat_name(expected)}'s turn", p.line, trick=number, seat=seat, card=p.card,
-          role=role_of(seat, r.declarer))
+          role=r.roles[seat])
 
 
 def _extra_card(r: Replay, trick: Trick, seat: int, p: Play) -> None:
