@@ -114,6 +114,8 @@ def _finish(r: Replay) -> None:
     if r.stopped_at is None and r.tricks and r.tricks[-1].winner is None and len(done) == 12:
         _fill_last_trick(r)
         done = r.complete_tricks
+    side = r.declarer % 2
+    r.won = sum(1 for t in done if t.winner % 2 == side)
     r.claim = rec.claim
     if (r.claim is None and len(done) < 13 and rec.result_stated is not None
             and rec.format == "pbn" and not rec.result_flagged):
@@ -155,7 +157,7 @@ def _fill_last_trick(r: Replay) -> None:
 
 def _check_claim(r: Replay, done: list[Trick]) -> None:
     """A claim gives declarer's total: it must lie between tricks won and tricks won + left."""
-    won = r.declarer_won()
+    won = r.won
     left = 13 - len(done)
     if not won <= r.claim <= won + left:
         line = r.record.claim_line or r.record.result_line or r.record.line

@@ -53,12 +53,12 @@ def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] |
     replay, hands not exact (a card not recorded, a defective trick), the replay stopped, or
     more tricks left."""
     if rp.play_status == COMPLETE:  # what was played, defective tricks and all
-        return (rp.declarer_won(),) * 2 if rp.auditable and rp.coherent else None
+        return (rp.won,) * 2 if rp.auditable and rp.coherent else None
     at = position(rp, exact_cards)
     if at is None:
         return None
     hands, leader, started = at
-    won = rp.declarer_won()
+    won = rp.won
     if exact_cards > EXACT_CARDS:
         lo, hi = Search(rp.trump, rp.declarer % 2).range(hands, leader, started)
     else:
@@ -129,7 +129,7 @@ def exact_range(rp: Replay, budget: int | None = None) -> tuple[int, int] | None
     got = searched_range(rp.trump, rp.declarer % 2, budget, hands, leader, started)
     if isinstance(got, RangeUnknown):
         raise RangeUnknown(got.tricks_left, got.budget)
-    won = rp.declarer_won()
+    won = rp.won
     return won + got[0], won + got[1]
 
 
@@ -463,19 +463,22 @@ def completed(rp: Replay, line: list[tuple[Seat, tuple[int, ...]]]) -> Replay:
     """``rp`` played to the end along ``line`` (from ``continuations``): its recorded tricks,
     the one under way finished, the rest added, each with its winner and the hands before it -
     so a code's rule that looks at later tricks (the 1997 Laws' second trick) can be applied."""
-    done = rp.complete_tricks
-    tricks = list(done)
+    tricks = rp.complete_tricks
+    won, side = rp.won, rp.declarer % 2
     for leader, cards in line:
         seats = [(leader + i) % 4 for i in range(4)]
+        winner = seats[winning_index(list(cards), rp.trump)]
+        won += winner % 2 == side
         tricks.append(Trick(len(tricks) + 1, leader, [(s, c, 0) for s, c in zip(seats, cards)],
-                            winner=seats[winning_index(list(cards), rp.trump)]))
+                            winner=winner))
     hands = list(rp.record.hands)
     hands_at = []
     for t in tricks:
         hands_at.append(tuple(hands))
         for s, c, _ in t.plays:
             hands[s] &= ~(1 << c)
-    return replace(rp, tricks=tricks, hands_at=hands_at, play_status=COMPLETE, claim=None)
+    return replace(rp, tricks=tricks, hands_at=hands_at, play_status=COMPLETE, claim=None,
+                   won=won)
 
 
 def played_out(rp: Replay, span: tuple[int, int] | None) -> list[Replay]:

@@ -110,6 +110,8 @@ class Replay:
     defects: list[DefectFact] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     claim: int | None = None  # declarer's total tricks per the claim / PBN Result after ``*``
+    won: int = 0  # tricks won by declarer's side among the complete tricks, counted once the
+    # replay has closed them (``replay._finish``; ``by_cards.completed`` adds the ones it plays)
     play_status: str = NONE
     stopped_at: int | None = None  # trick at which the replay could go no further
     auditable: bool = False  # deal, contract and play were good enough to replay
@@ -132,15 +134,11 @@ class Replay:
     def complete_tricks(self) -> list[Trick]:
         return [t for t in self.tricks if t.winner is not None]
 
-    def declarer_won(self) -> int:
-        """Tricks won by declarer's side among the complete tricks."""
-        return sum(1 for t in self.tricks if t.winner is not None and t.winner % 2 == self.declarer % 2)
-
     @property
     def tricks_played(self) -> int | None:
         """Declarer's tricks from the play, plus the claim when claimed; None if unknown."""
         if self.play_status == COMPLETE:
-            return self.declarer_won()
+            return self.won
         if self.play_status == CLAIMED:
             return self.claim
         return None
