@@ -89,14 +89,23 @@ class Deferred:
 
 def filled(lines: IO[str], figures: Figures) -> Iterator[str]:
     """The lines of a boards report (after its header, one a board), each board's figures
-    filled in: the text to write, a few thousand lines at a time."""
-    ordinal = 0
+    filled in: the text to write, a few thousand lines at a time.  A line that ends as the
+    last one patched (its empty field cells, then the same ``AFTER_FIELD`` cells, no quote in
+    it: a match's boards, nearly every one) is patched by that end alone."""
+    ordinal, end, tail = 0, "\0", ""  # the last line's end (from its empty field cells), tail
     while True:
         chunk = lines.readlines(1 << 20)
         if not chunk:
             return
         for at, text in figures.texts(ordinal, ordinal + len(chunk)):
-            chunk[at - ordinal] = _patched_text(chunk[at - ordinal], text)
+            line = chunk[at - ordinal]
+            if not line.endswith(end) or '"' in line:
+                got = _plain_tail(line)
+                if got is None:  # quoted cells (or no empty field cells: a ValueError)
+                    chunk[at - ordinal] = _patched_text(line, text)
+                    continue
+                tail, end = got, _HOLE + got
+            chunk[at - ordinal] = line[:-len(end)] + "," + text + tail
         ordinal += len(chunk)
         yield "".join(chunk)
 
@@ -125,14 +134,34 @@ def _patched(line: str, cells: tuple) -> str:
 _EMPTY = "," * len(FIELD_COLUMNS) + "\n"  # the end of a boards.csv line without figures
 
 
+_HOLE = "," * len(FIELD_COLUMNS)  # the empty field cells, each with the comma before it
+_AFTER = len(AFTER_FIELD)
+
+
 def _patched_text(line: str, text: str) -> str:
     """A boards.csv line with its field cells empty (followed by the ``AFTER_FIELD`` cells),
-    with ``text`` (the cells as CSV) instead."""
+    with ``text`` (the cells as CSV) instead.  A line without quotes (nearly every one) is
+    cut at its last commas in one call; any other is read as CSV (``_after_text``)."""
+    tail = _plain_tail(line)
+    if tail is not None:
+        return line[:-len(_HOLE) - len(tail)] + "," + text + tail
     tail = _after_text(line)
     head = line[:len(line) - len(tail)]
     if not line.endswith("\n") or not (head + "\n").endswith(_EMPTY):
         raise ValueError("a boards.csv line without its empty field cells")
     return head[:-len(_EMPTY) + 1] + "," + text + tail
+
+
+def _plain_tail(line: str) -> str | None:
+    """The ``AFTER_FIELD`` cells at the end of a line without quotes (nearly every line),
+    each with the comma before it, when its field cells before them are empty (``_HOLE``);
+    else None (``_after_text`` reads it)."""
+    if '"' in line or not line.endswith("\n"):
+        return None
+    cells = line.rsplit(",", _AFTER)
+    if len(cells) <= _AFTER or not cells[0].endswith(_HOLE):
+        return None
+    return "," + ",".join(cells[1:])
 
 
 def _after_text(line: str) -> str:

@@ -3,6 +3,8 @@ values of boards.csv's field columns (``Figures``, by the board's place among th
 rows) and each table's figures for the standings (``Results``)."""
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import islice
 from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
 from .store import ENTRY, Store
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
 METHOD_NAMES = ("mp", "mp-neuberg", "cross-imp", "butler", "teams")
 METHOD_NUMBERS = {name: i for i, name in enumerate(METHOD_NAMES)}
 _WHOLE = frozenset(("butler", "teams"))
+_BLOCK = 4096  # the figures' rows fetched at once (``Figures._read``)
 
 
 class Figures:
@@ -27,8 +30,10 @@ class Figures:
     def __init__(self, store: Store) -> None:
         self._store = store
         self.count = 0  # boards with figures
-        self._rows: Iterator[tuple] | None = None  # the forward read, and where it stands
-        self._next: tuple | None = None
+        self._rows: Iterator[tuple] | None = None  # the forward read, and where it stands:
+        self._block: list[tuple] = []  # its rows fetched, from ``_in`` on not yet read
+        self._in = 0
+        self._done = False  # every row fetched
         self._at = 0
 
     def put(self, ordinal: int, values: tuple) -> None:
@@ -68,36 +73,42 @@ class Figures:
         """(ordinal, values) of the boards with figures at ``start`` up to ``stop``."""
         return ((row[0], _values(row)) for row in self._read(start, stop))
 
-    def texts(self, start: int, stop: int) -> Iterator[tuple[int, str]]:
+    def texts(self, start: int, stop: int) -> list[tuple[int, str]]:
         """(ordinal, the values as boards.csv cells) of the boards with figures at ``start``
         up to ``stop``: ``within`` written out."""
-        said: dict[float, str] = {}  # each figure's text, made once
-        for ordinal, n, *numbers, method in self._read(start, stop):
-            cells = []
-            for x in numbers:
-                if x is None:
-                    cells.append("")
-                    continue
-                text = said.get(x)
-                if text is None:
-                    text = said[x] = str(x)
-                cells.append(text)
-            yield ordinal, f"{n},{','.join(cells)},{METHOD_NAMES[method]}"
+        said: dict[tuple, str] = {}  # each row's text, made once (a teams match: a few)
+        got = []
+        for row in self._read(start, stop):
+            values = row[1:]
+            text = said.get(values)
+            if text is None:
+                n, mp, mp_after, imps, imps_after, method = values
+                text = said[values] = (f"{n},{_cell(mp)},{_cell(mp_after)},{_cell(imps)},"
+                                       f"{_cell(imps_after)},{METHOD_NAMES[method]}")
+            got.append((row[0], text))
+        return got
 
-    def _read(self, start: int, stop: int) -> Iterator[tuple]:
+    def _read(self, start: int, stop: int) -> list[tuple]:
         """The rows at ``start`` up to ``stop``, from the forward read when ``start`` is not
-        behind it."""
+        behind it: rows fetched a block at a time, a range of them cut from the block by
+        their places (a report's rows go by a range at a time, a whole chunk of a boards.csv
+        file mostly: no Python step a row)."""
         if not self.count:
-            return
+            return []
         if self._rows is None or start < self._at:
-            self._rows = iter(self._store.figures("WHERE ordinal >= ?", start))
-            self._next = next(self._rows, None)
+            self._rows = self._store.figures("WHERE ordinal >= ?", start)
+            self._block, self._in, self._done = [], 0, False
         self._at = stop
-        row = self._next
-        while row is not None and row[0] < stop:
-            if row[0] >= start:
-                yield row
-            row = self._next = next(self._rows, None)
+        got: list[tuple] = []
+        while True:
+            block = self._block
+            first = bisect_left(block, (start,), self._in)  # (17,) sorts before (17, ...)
+            self._in = bisect_left(block, (stop,), first)
+            got += block[first:self._in]
+            if self._in < len(block) or self._done:  # a row at ``stop`` or on, or no more
+                return got
+            self._block, self._in = list(islice(self._rows, _BLOCK)), 0
+            self._done = not self._block
 
     def items(self) -> Iterator[tuple[int, tuple]]:
         if not self.count:
@@ -106,6 +117,10 @@ class Figures:
 
     def __bool__(self) -> bool:
         return self.count > 0
+
+
+def _cell(x: float | None) -> str:
+    return "" if x is None else str(x)
 
 
 def _values(row: tuple) -> tuple:
