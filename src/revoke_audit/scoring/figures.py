@@ -139,6 +139,10 @@ class Result(NamedTuple):
     after: float
 
 
+_TEAMS = METHOD_NUMBERS["teams"]
+#: A figure of ``result`` as ``Result`` gives it, in SQL (Butler's IMPs whole).
+_AS_GIVEN = (f"CASE r.method WHEN {METHOD_NUMBERS['butler']} THEN CAST(r.{{0}} AS INTEGER) "
+             "ELSE r.{0} END")
 #: ``Results.rows``: the results of the tables whose N-S score the adjustments change.
 CHANGED = "WHERE e.before != e.after"
 #: ``Results.rows``: every result of a board (field) that has one of ``CHANGED``.
@@ -187,6 +191,44 @@ class Results:
         if name in _WHOLE:
             b, a = int(b), int(a)
         return Result(self._store.key(entry[2]), self._entry(entry), name, b, a)
+
+    def tables(self) -> Iterator[tuple[int, float, float, int, int]]:
+        """(method's number, before, after, field's number, players' number) of every result
+        not scored as teams, in order, its figures as ``result`` gives them: what a pairs
+        event's standings add up, read without an ``Entry`` a table (``key``, ``players``)."""
+        if not self._count:
+            return iter(())
+        return self._store.query(f"SELECT r.method, {_AS_GIVEN.format('before')}, "
+                                 f"{_AS_GIVEN.format('after')}, e.field, e.names FROM result r "
+                                 f"JOIN entry e ON e.idx = r.idx WHERE r.method != {_TEAMS} "
+                                 "ORDER BY r.seq")
+
+    def rooms(self) -> Iterator[tuple["Result", int, int, int, int, int]]:
+        """The teams results summed by the database, one sum for each event and shared texts
+        (a room of a match in a file), in the order of their first results: (that first
+        ``Result``, the results, IMPs won by N-S before, after, by E-W before, after).  The
+        IMPs are whole numbers (as ``result`` gives them): their sums are the same in any
+        order, and a teams event's standings need no ``Result`` a table."""
+        if not self._count:
+            return
+        won = "sum(max({}CAST(r.{} AS INTEGER), 0))"
+        for first in self._store.query(
+                "SELECT g.n, g.wb, g.wa, g.lb, g.la, r.method, r.before, r.after, "
+                f"{ENTRY} FROM (SELECT min(r.seq) AS seq, count(*) AS n, "
+                f"{won.format('', 'before')} AS wb, {won.format('', 'after')} AS wa, "
+                f"{won.format('-', 'before')} AS lb, {won.format('-', 'after')} AS la "
+                f"FROM result r JOIN entry e ON e.idx = r.idx WHERE r.method = {_TEAMS} "
+                "GROUP BY e.field >> 32, e.texts) g JOIN result r ON r.seq = g.seq "
+                "JOIN entry e ON e.idx = r.idx ORDER BY g.seq"):
+            yield (self.result(first[5:]), *first[:5])
+
+    def key(self, field: int) -> tuple[str, str, str, str]:
+        """A field's key (event, section, date, board) from its number."""
+        return self._store.key(field)
+
+    def players(self, number: int) -> tuple[str, str, str, str]:
+        """The players (N, E, S, W) of their number."""
+        return self._store.shared[number]
 
     def __iter__(self) -> Iterator[Result]:
         """Every ``Result``, made as it is read and not kept (a run's standings stream them:

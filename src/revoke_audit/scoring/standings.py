@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from ..core.cards import SEATS
 from .rescore import Entry, Result, Scored, place
-from .figures import CHANGED, OF_CHANGED
+from .figures import CHANGED, METHOD_NAMES, OF_CHANGED, Results
 from . import result_string, score_ns
 from .field import (datum, ordinal, ranks, victory_points, weighted_datum,
                              weighted_figures)
@@ -34,17 +34,11 @@ def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, ob
     on the WBF scale, else by IMPs), and the two sides of each match where they do not
     (``_match_rows``: direction ``match``)."""
     rows: list[dict[str, object]] = []
-    events: dict[tuple, _Pairs] = {}
+    events = _pair_events(scored.results)
     teams: dict[tuple[str, str], dict[str, list]] = {}
-    for r in scored.results:  # streamed: each event's totals kept, never its results
-        if r.method == "teams":
-            if r.entry.room.lower() == "open":
-                _add_match(teams.setdefault(r.key[:2], {}), r)
-        elif all(r.entry.names):
-            got = events.get(r.key[:3])
-            if got is None:
-                got = events[r.key[:3]] = _Pairs()
-            got.add(r)
+    for first, *sums in scored.results.rooms():  # each room of a match in a file, summed
+        if first.entry.room.lower() == "open":
+            _add_match(teams.setdefault(first.key[:2], {}), first.entry, sums)
     for (event, section, _date), got in events.items():
         totals = got.split if not (got.ns & got.ew) else got.joint
         groups: dict[str, list[tuple[str, list]]] = defaultdict(list)
@@ -64,6 +58,32 @@ def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, ob
     return rows
 
 
+_MP = tuple(name.startswith("mp") for name in METHOD_NAMES)  # by the method's number
+_UNSEEN = ("", "")
+
+
+def _pair_events(results: Results) -> dict[tuple, "_Pairs"]:
+    """Each event's ``_Pairs`` from its results not scored as teams whose players are named,
+    streamed (each event's totals kept, never its results); the pairs named once for their
+    players, a board's key found once for its run of results (a field's come together)."""
+    events: dict[tuple, _Pairs] = {}
+    named: dict[int, tuple[str, str] | None] = {}  # the players' number -> N-S, E-W pair
+    at, got = -1, _Pairs()
+    for method, before, after, field, players in results.tables():
+        pairs = named.get(players, _UNSEEN)
+        if pairs is _UNSEEN:
+            n, e, s, w = names = results.players(players)
+            pairs = named[players] = (f"{n} & {s}", f"{e} & {w}") if all(names) else None
+        if pairs is None:
+            continue
+        if field != at:
+            at, key = field, results.key(field)
+            got = events.get(key[:3]) or events.setdefault(key[:3], _Pairs())
+            got.boards.add(key[3])  # the event's: its key is the rest
+        got.add(pairs, _MP[method], before, after)
+    return events
+
+
 class _Pairs:
     """An event's pairs as its results go by: each pair's [boards, sum before, sum after],
     both by direction (``split``: a Mitchell, no pair sitting both ways) and not (``joint``),
@@ -78,15 +98,14 @@ class _Pairs:
         self.boards = _Boards()
         self.mean = True
 
-    def add(self, r: Result) -> None:
-        ns_pair, ew_pair = _pairs(r)
+    def add(self, pairs: tuple[str, str], mp: bool, before: float, after: float) -> None:
+        """A table's N-S figures (percentages when ``mp``) added to its pairs, each way."""
+        ns_pair, ew_pair = pairs
         self.ns.add(ns_pair)
         self.ew.add(ew_pair)
-        self.boards.add(r.key[3])  # the event's: its key is the rest
-        mp = r.method.startswith("mp")
         self.mean = self.mean and mp
-        for direction, pair, b, a in (("NS", ns_pair, r.before, r.after),
-                                      ("EW", ew_pair, _ew(r.before, mp), _ew(r.after, mp))):
+        for direction, pair, b, a in (("NS", ns_pair, before, after),
+                                      ("EW", ew_pair, _ew(before, mp), _ew(after, mp))):
             for totals, key in ((self.split, (direction, pair)), (self.joint, ("", pair))):
                 t = totals.get(key)
                 if t is None:
@@ -118,19 +137,15 @@ class _Boards:
         return int.from_bytes(self._bits, "little").bit_count() + len(self._others)
 
 
-def _add_match(matches: dict[str, list], r: Result) -> None:
-    """An open room's board added to its match: [home, visit, label, boards, IMPs won by
-    home before, after, by the visitors before, after]; each board's IMPs are its open
-    room's N-S figure (the closed room's is its negative), to the home team when positive,
-    else to the visitors."""
-    m = matches.get(r.entry.match)
+def _add_match(matches: dict[str, list], e: Entry, sums: list[int]) -> None:
+    """An open room's boards (``sums``: how many, IMPs won by N-S before, after, by E-W
+    before, after) added to their match: [home, visit, label, boards, IMPs won by home before,
+    after, by the visitors before, after]; a board's IMPs are its open room's N-S figure."""
+    m = matches.get(e.match)
     if m is None:
-        m = matches[r.entry.match] = [*r.entry.teams, _label(r.entry), 0, 0, 0, 0, 0]
-    m[3] += 1
-    m[4] += max(r.before, 0)
-    m[5] += max(r.after, 0)
-    m[6] += max(-r.before, 0)
-    m[7] += max(-r.after, 0)
+        m = matches[e.match] = [*e.teams, _label(e), 0, 0, 0, 0, 0]
+    for i, x in enumerate(sums, 3):
+        m[i] += x
 
 
 def _ranked(event: str, section: str, direction: str,
