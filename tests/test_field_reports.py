@@ -68,18 +68,19 @@ def _by_csv(line: str, figures: tuple) -> str:
 def test_a_file_filled_is_each_line_patched_alone():
     # ``filled`` patches a line that ends as the last one patched by that end alone: lines
     # whose ends repeat, change, hold only empty cells (the empty field cells then run into
-    # them), hold a quoted cell; lines without figures between; several chunks
+    # them), hold a quoted cell or a letter outside ASCII (bytes in the file); lines without
+    # figures between; several chunks
     from revoke_audit.reports.field_reports import filled
 
     n = len(AFTER_FIELD)
-    afters = [["", "", "", "none", ""], ["", "", "", "none", ""], ["10", "4S=", "420", "x", ""],
+    afters = [["", "", "", "none", ""], ["", "", "", "none", ""], ["10", "4S=", "420", "é", ""],
               ["", "", "", "", ""], ["", "", "", "", ""], ["", "", "", "none", 'a, "b"'],
               ["", "", "", "none", ""], ["", "", "", "none", ""]]
     lines = [_line(after[-n:]) for after in afters * 3000]
     figures = tuple(range(1, len(FIELD_COLUMNS) + 1))
     text = ",".join(str(v) for v in figures)
     places = {i: text for i in range(len(lines)) if i % 7 != 3}
-    got = "".join(filled(io.StringIO("".join(lines)), _Texts(places)))
+    got = b"".join(filled(io.BytesIO("".join(lines).encode()), _Texts(places))).decode()
     want = [_by_csv(line, figures) if i in places else line for i, line in enumerate(lines)]
     assert got == "".join(want)
     assert len(got) > 1 << 21  # three chunks of a megabyte
