@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from ..core.cards import SEATS
 from .rescore import Entry, Result, Scored, place
-from .figures import CHANGED, METHOD_NAMES, OF_CHANGED, Results
+from .figures import METHOD_NAMES, OF_CHANGED, Results
 from . import result_string, score_ns
 from .field import (datum, ordinal, ranks, victory_points, weighted_datum,
                              weighted_figures)
@@ -258,11 +258,11 @@ def _board_changes(scored: Scored) -> Iterator[str]:
     # of a second at the end of the run, when only one process works
     results = scored.results
     adjusted: dict[tuple, set[str]] = defaultdict(set)  # a teams board: the matches changed
-    for r in map(results.result, results.rows(CHANGED)):
-        adjusted[r.key].add(r.entry.match)
     by_key: dict[tuple, list[Result]] = defaultdict(list)  # the adjusted boards' results
     for r in map(results.result, results.rows(OF_CHANGED)):  # kept only for the boards shown
         by_key[r.key].append(r)
+        if r.entry.before != r.entry.after:  # ``CHANGED``: one read of the results, not two
+            adjusted[r.key].add(r.entry.match)
     for key in sorted(adjusted, key=lambda k: (k[:3], _number(k[3]))):
         results = by_key[key]
         if results[0].method == "teams":  # only the match of the adjusted room
