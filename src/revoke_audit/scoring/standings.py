@@ -15,12 +15,12 @@ from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from ..core.cards import SEATS
 from .rescore import Entry, Result, Scored, place
-from .figures import METHOD_NAMES, OF_CHANGED, Results
+from .figures import OF_CHANGED
 from . import result_string, score_ns
 from .field import (datum, ordinal, ranks, victory_points, weighted_datum,
                              weighted_figures)
 from .scoretable import counts, own_row, parse_table
-from .store import is_number
+from .totals import add_match as _add_match, ew as _ew, pair_events as _pair_events
 
 STANDING_COLUMNS = ("event", "section", "direction", "pair", "boards", "score",
                     "score_adjusted", "rank", "rank_adjusted")
@@ -56,96 +56,6 @@ def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, ob
         rows.extend(_team_rows(event, section, [m for m in made if m.named], victory_points))
         rows.extend(_match_rows(event, section, [m for m in made if not m.named]))
     return rows
-
-
-_MP = tuple(name.startswith("mp") for name in METHOD_NAMES)  # by the method's number
-_UNSEEN = ("", "")
-
-
-def _pair_events(results: Results) -> dict[tuple, "_Pairs"]:
-    """Each event's ``_Pairs`` from its results not scored as teams whose players are named,
-    streamed (each event's totals kept, never its results); the pairs named once for their
-    players, a board's key found once for its run of results (a field's come together)."""
-    events: dict[tuple, _Pairs] = {}
-    named: dict[int, tuple[str, str] | None] = {}  # the players' number -> N-S, E-W pair
-    at, got = -1, _Pairs()
-    for method, before, after, field, players in results.tables():
-        pairs = named.get(players, _UNSEEN)
-        if pairs is _UNSEEN:
-            n, e, s, w = names = results.players(players)
-            pairs = named[players] = (f"{n} & {s}", f"{e} & {w}") if all(names) else None
-        if pairs is None:
-            continue
-        if field != at:
-            at, key = field, results.key(field)
-            got = events.get(key[:3]) or events.setdefault(key[:3], _Pairs())
-            got.boards.add(key[3])  # the event's: its key is the rest
-        got.add(pairs, _MP[method], before, after)
-    return events
-
-
-class _Pairs:
-    """An event's pairs as its results go by: each pair's [boards, sum before, sum after],
-    both by direction (``split``: a Mitchell, no pair sitting both ways) and not (``joint``),
-    summed in the results' order; the pairs seen each way; the boards; whether every result
-    is a percentage (``mean``)."""
-
-    def __init__(self) -> None:
-        self.split: dict[tuple[str, str], list] = {}
-        self.joint: dict[tuple[str, str], list] = {}
-        self.ns: set[str] = set()
-        self.ew: set[str] = set()
-        self.boards = _Boards()
-        self.mean = True
-
-    def add(self, pairs: tuple[str, str], mp: bool, before: float, after: float) -> None:
-        """A table's N-S figures (percentages when ``mp``) added to its pairs, each way."""
-        ns_pair, ew_pair = pairs
-        self.ns.add(ns_pair)
-        self.ew.add(ew_pair)
-        self.mean = self.mean and mp
-        for direction, pair, b, a in (("NS", ns_pair, before, after),
-                                      ("EW", ew_pair, _ew(before, mp), _ew(after, mp))):
-            for totals, key in ((self.split, (direction, pair)), (self.joint, ("", pair))):
-                t = totals.get(key)
-                if t is None:
-                    t = totals[key] = [0, 0.0, 0.0]
-                t[0] += 1
-                t[1] += b
-                t[2] += a
-
-
-class _Boards:
-    """The boards of an event, by their numbers as written: one bit each for a number
-    (``17``; a large event's boards in a few kilobytes, not an object each), a set for any
-    other (``017``, ``A1``)."""
-
-    def __init__(self) -> None:
-        self._bits = bytearray()
-        self._others: set[str] = set()
-
-    def add(self, board: str) -> None:
-        if not is_number(board) or int(board) >= 1 << 24:
-            self._others.add(board)
-            return
-        at, bit = divmod(int(board), 8)
-        if at >= len(self._bits):
-            self._bits.extend(bytes(at + 1 - len(self._bits) + (len(self._bits) >> 1)))
-        self._bits[at] |= 1 << bit
-
-    def __len__(self) -> int:
-        return int.from_bytes(self._bits, "little").bit_count() + len(self._others)
-
-
-def _add_match(matches: dict[str, list], e: Entry, sums: list[int]) -> None:
-    """An open room's boards (``sums``: how many, IMPs won by N-S before, after, by E-W
-    before, after) added to their match: [home, visit, label, boards, IMPs won by home before,
-    after, by the visitors before, after]; a board's IMPs are its open room's N-S figure."""
-    m = matches.get(e.match)
-    if m is None:
-        m = matches[e.match] = [*e.teams, _label(e), 0, 0, 0, 0, 0]
-    for i, x in enumerate(sums, 3):
-        m[i] += x
 
 
 def _ranked(event: str, section: str, direction: str,
@@ -188,14 +98,6 @@ class _Match(NamedTuple):
     @property
     def named(self) -> bool:
         return bool(self.home and self.visit)
-
-
-def _label(e: Entry) -> str:
-    """A match as a director finds it: its file, and its round when the record gives one."""
-    name = e.source.replace("\\", "/").rsplit("/", 1)[-1] or e.source
-    tags = e.match[len(e.source) + 1:] if e.match.startswith(e.source + "|") else e.match
-    round_ = tags.split("|")[2] if tags.count("|") >= 2 else ""
-    return f"{name} round {round_}" if round_ else name
 
 
 def _team_rows(event: str, section: str, matches: list[_Match],
@@ -299,10 +201,6 @@ def _pairs(r: Result) -> tuple[str, str]:
     if home and visit:
         return (home, visit) if is_open else (visit, home)
     return f"{n} & {s}", f"{e} & {w}"
-
-
-def _ew(x: float, mp: bool) -> float:
-    return 100 - x if mp else -x
 
 
 def _figure(x: float, mp: bool) -> str:
