@@ -124,12 +124,17 @@ def _match_rows(event: str, section: str, matches: list[_Match]) -> list[dict[st
     ``match``)."""
     rows = []
     for m in matches:
-        sides = [(f"{m.label}: home (N-S in the open room)", m.boards, *m.home_imps),
-                 (f"{m.label}: visitors (E-W in the open room)", m.boards, *m.visit_imps)]
-        rank, rank_after = ranks([s[2] for s in sides]), ranks([s[3] for s in sides])
-        rows.extend(_standing(event, section, "match", s, r, ra)
-                    for s, r, ra in zip(sides, rank, rank_after))
+        (home, home_after), (visit, visit_after) = m.home_imps, m.visit_imps
+        sides = [(f"{m.label}: home (N-S in the open room)", m.boards, home, home_after),
+                 (f"{m.label}: visitors (E-W in the open room)", m.boards, visit, visit_after)]
+        ranked = zip(sides, _ranks_of_two(home, visit), _ranks_of_two(home_after, visit_after))
+        rows.extend(_standing(event, section, "match", s, r, ra) for s, r, ra in ranked)
     return rows
+
+
+def _ranks_of_two(a: float, b: float) -> tuple[int, int]:
+    """``ranks([a, b])``, without a sort (a match's two sides, many matches a run)."""
+    return (1, 1) if a == b else (1, 2) if a > b else (2, 1)
 
 
 def changes(scored: Scored, table: list[dict[str, object]]) -> Iterator[str]:
