@@ -71,19 +71,32 @@ def test_the_rooms_summed_by_the_database_are_the_results_added_up():
 
 
 def test_the_figures_read_forward_across_blocks(monkeypatch):
-    # blocks of 3 rows: ranges that end inside a block, at its end, past the last row, and a
-    # read back from an earlier place
+    # blocks of 3 rows: ranges that end inside a block, at its end, past the last row, one
+    # board at a time, and a read back from an earlier place
     monkeypatch.setattr(figures_module, "_BLOCK", 3)
     store = Store()
     try:
         figures = Figures(store)
         places = [1, 2, 4, 5, 6, 9, 10, 11, 15, 16]
         figures.put_field(places, 2, "teams", [float(p) for p in places], places)
-        for ranges in (((0, 3), (3, 6), (6, 7), (7, 16), (16, 40)),
-                       ((0, 11), (12, 13), (13, 17)), ((5, 6), (0, 100)), ((0, 100),)):
+        one_by_one = tuple((o, o + 1) for o in range(18))  # a report's items of a board
+        for ranges in (((0, 3), (3, 6), (6, 7), (7, 16), (16, 40)), one_by_one,
+                       ((0, 11), (12, 13), (13, 17)), ((5, 6), (0, 100)), ((0, 100),),
+                       ((1, 2), (2, 9), (9, 10), (10, 17))):
             for start, stop in ranges:
                 got = [o for o, _ in figures.within(start, stop)]
                 assert got == [p for p in places if start <= p < stop], (start, stop)
         assert figures.texts(9, 11) == [(9, "2,,,9.0,9.0,teams"), (10, "2,,,10.0,10.0,teams")]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("lo", [0, 1, 2, 5, 9, 10])
+def test_a_gallop_finds_what_bisect_finds(lo):
+    from bisect import bisect_left
+
+    from revoke_audit.scoring.figures import _gallop
+
+    block = [(o, "x") for o in (1, 2, 4, 5, 6, 9, 10, 11, 15, 16)]
+    for key in range(0, 18):
+        assert _gallop(block, (key,), lo) == bisect_left(block, (key,), lo), key
