@@ -43,3 +43,44 @@ def test_a_confirm_card_with_commas_and_quotes_after_the_field():
     patched = _patched(_line(after), figures)
     assert _cells(patched) == _patched_by_hand(after)
     assert patched.endswith(_line(after)[-len('"trick 4 South C7 (S6?), one slip; ""deal error?"""\n'):])
+
+
+class _Texts:
+    """Figures' stand-in: the cells of the boards at some places, as ``Figures.texts``."""
+
+    def __init__(self, texts: dict[int, str]) -> None:
+        self._texts = texts
+
+    def texts(self, start: int, stop: int) -> list[tuple[int, str]]:
+        return [(o, t) for o, t in sorted(self._texts.items()) if start <= o < stop]
+
+
+def _by_csv(line: str, figures: tuple) -> str:
+    """``line`` read as CSV, its field cells given ``figures``, written back as CSV."""
+    cells = _cells(line)
+    start = BOARD_COLUMNS.index(FIELD_COLUMNS[0])
+    cells[start:start + len(FIELD_COLUMNS)] = [str(v) for v in figures]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(cells)
+    return out.getvalue()
+
+
+def test_a_file_filled_is_each_line_patched_alone():
+    # ``filled`` patches a line that ends as the last one patched by that end alone: lines
+    # whose ends repeat, change, hold only empty cells (the empty field cells then run into
+    # them), hold a quoted cell or a letter outside ASCII (bytes in the file); lines without
+    # figures between; several chunks
+    from revoke_audit.reports.field_reports import filled
+
+    n = len(AFTER_FIELD)
+    afters = [["", "", "", "none", ""], ["", "", "", "none", ""], ["10", "4S=", "420", "é", ""],
+              ["", "", "", "", ""], ["", "", "", "", ""], ["", "", "", "none", 'a, "b"'],
+              ["", "", "", "none", ""], ["", "", "", "none", ""]]
+    lines = [_line(after[-n:]) for after in afters * 3000]
+    figures = tuple(range(1, len(FIELD_COLUMNS) + 1))
+    text = ",".join(str(v) for v in figures)
+    places = {i: text for i in range(len(lines)) if i % 7 != 3}
+    got = b"".join(filled(io.BytesIO("".join(lines).encode()), _Texts(places))).decode()
+    want = [_by_csv(line, figures) if i in places else line for i, line in enumerate(lines)]
+    assert got == "".join(want)
+    assert len(got) > 1 << 21  # three chunks of a megabyte

@@ -9,7 +9,7 @@ import io
 
 import pickle
 from contextlib import contextmanager
-from typing import IO, Iterator
+from typing import IO, AnyStr, Iterator
 
 from .report import Reports
 from ..scoring.rescore import Fields, Figures
@@ -87,18 +87,32 @@ class Deferred:
         self.reports.commit(documents)
 
 
-def filled(lines: IO[str], figures: Figures) -> Iterator[str]:
-    """The lines of a boards report (after its header, one a board), each board's figures
-    filled in: the text to write, a few thousand lines at a time."""
-    ordinal = 0
+def filled(lines: IO[bytes], figures: Figures) -> Iterator[bytes]:
+    """The lines of a boards report (after its header, one a board; UTF-8 bytes, which no
+    comma, quote or newline byte of a multibyte character can be), each board's figures
+    filled in: the bytes to write, a few thousand lines at a time.  A line that ends as the
+    last one patched (its empty field cells, then the same ``AFTER_FIELD`` cells, no quote in
+    it: a match's boards, nearly every one) is patched by that end alone."""
+    ordinal, end, tail = 0, b"\0", b""  # the last line's end (from its empty field cells), tail
     while True:
         chunk = lines.readlines(1 << 20)
         if not chunk:
             return
+        cells: dict[str, bytes] = {}  # each text as bytes, with the comma before it
         for at, text in figures.texts(ordinal, ordinal + len(chunk)):
-            chunk[at - ordinal] = _patched_text(chunk[at - ordinal], text)
+            line = chunk[at - ordinal]
+            if not line.endswith(end) or b'"' in line:
+                got = _plain_tail(line, _BYTES)
+                if got is None:  # quoted cells (or no empty field cells: a ValueError)
+                    chunk[at - ordinal] = _patched_text(line.decode(), text).encode()
+                    continue
+                tail, end = got, _BYTES[3] + got
+            made = cells.get(text)
+            if made is None:
+                made = cells[text] = b"," + text.encode()
+            chunk[at - ordinal] = line[:-len(end)] + made + tail
         ordinal += len(chunk)
-        yield "".join(chunk)
+        yield b"".join(chunk)
 
 
 def with_figures(r: Rendered, ordinal: int, figures: Figures) -> None:
@@ -125,14 +139,38 @@ def _patched(line: str, cells: tuple) -> str:
 _EMPTY = "," * len(FIELD_COLUMNS) + "\n"  # the end of a boards.csv line without figures
 
 
+_HOLE = "," * len(FIELD_COLUMNS)  # the empty field cells, each with the comma before it
+_AFTER = len(AFTER_FIELD)
+_TEXT = ('"', ",", "\n", _HOLE)  # ``_plain_tail``'s marks in a str, and in bytes
+_BYTES = tuple(mark.encode() for mark in _TEXT)
+
+
 def _patched_text(line: str, text: str) -> str:
     """A boards.csv line with its field cells empty (followed by the ``AFTER_FIELD`` cells),
-    with ``text`` (the cells as CSV) instead."""
+    with ``text`` (the cells as CSV) instead.  A line without quotes (nearly every one) is
+    cut at its last commas in one call; any other is read as CSV (``_after_text``)."""
+    tail = _plain_tail(line, _TEXT)
+    if tail is not None:
+        return line[:-len(_HOLE) - len(tail)] + "," + text + tail
     tail = _after_text(line)
     head = line[:len(line) - len(tail)]
     if not line.endswith("\n") or not (head + "\n").endswith(_EMPTY):
         raise ValueError("a boards.csv line without its empty field cells")
     return head[:-len(_EMPTY) + 1] + "," + text + tail
+
+
+def _plain_tail(line: AnyStr, marks: tuple[AnyStr, ...]) -> AnyStr | None:
+    """The ``AFTER_FIELD`` cells at the end of a line without quotes (nearly every line),
+    each with the comma before it, when its field cells before them are empty (``_HOLE``);
+    else None (``_after_text`` reads it).  ``marks``: the quote, comma, newline and ``_HOLE``
+    as the line's type (``_TEXT``, ``_BYTES``)."""
+    quote, comma, newline, hole = marks
+    if quote in line or not line.endswith(newline):
+        return None
+    cells = line.rsplit(comma, _AFTER)
+    if len(cells) <= _AFTER or not cells[0].endswith(hole):
+        return None
+    return comma + comma.join(cells[1:])
 
 
 def _after_text(line: str) -> str:

@@ -136,10 +136,12 @@ class CsvReport:
         ``rewrite`` can read back?"""
         return isinstance(self.target, FileTarget) and self.target.tmp is not None
 
-    def rewrite(self, edit: Callable[[IO[str]], Iterable[str]]) -> None:
+    def rewrite(self, edit: Callable[[IO[bytes]], Iterable[bytes]]) -> None:
         """The report written so far, its lines after the header given to ``edit`` (an open
-        file, read line by line), made what ``edit`` gives: a streaming copy to a new temp
-        file, which then takes the old one's place (``rewritable`` reports only)."""
+        file, read line by line, as UTF-8 bytes), made what ``edit`` gives (bytes): a
+        streaming copy to a new temp file, which then takes the old one's place
+        (``rewritable`` reports only).  Bytes: no text decoded and encoded again (a name
+        outside ASCII makes every line's text wider, and its encoding slow)."""
         self.flush()
         old = self.target
         try:
@@ -149,10 +151,12 @@ class CsvReport:
         except OSError as exc:
             raise ReportError(self.name, exc) from exc
         try:
-            with open(old.tmp, encoding="utf-8", newline="") as src:
-                new.fh.write(src.readline())
-                for text in edit(src):
-                    new.fh.write(text)
+            with open(old.tmp, "rb") as src:
+                new.fh.flush()  # nothing held in its text layer: the bytes go after it
+                out = new.fh.buffer
+                out.write(src.readline())
+                for data in edit(src):
+                    out.write(data)
         except BaseException as exc:
             new.discard()
             if isinstance(exc, OSError):

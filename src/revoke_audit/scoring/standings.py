@@ -15,12 +15,12 @@ from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from ..core.cards import SEATS
 from .rescore import Entry, Result, Scored, place
-from .figures import CHANGED, OF_CHANGED
+from .figures import OF_CHANGED
 from . import result_string, score_ns
 from .field import (datum, ordinal, ranks, victory_points, weighted_datum,
                              weighted_figures)
 from .scoretable import counts, own_row, parse_table
-from .store import is_number
+from .totals import add_match as _add_match, ew as _ew, pair_events as _pair_events
 
 STANDING_COLUMNS = ("event", "section", "direction", "pair", "boards", "score",
                     "score_adjusted", "rank", "rank_adjusted")
@@ -34,17 +34,11 @@ def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, ob
     on the WBF scale, else by IMPs), and the two sides of each match where they do not
     (``_match_rows``: direction ``match``)."""
     rows: list[dict[str, object]] = []
-    events: dict[tuple, _Pairs] = {}
+    events = _pair_events(scored.results)
     teams: dict[tuple[str, str], dict[str, list]] = {}
-    for r in scored.results:  # streamed: each event's totals kept, never its results
-        if r.method == "teams":
-            if r.entry.room.lower() == "open":
-                _add_match(teams.setdefault(r.key[:2], {}), r)
-        elif all(r.entry.names):
-            got = events.get(r.key[:3])
-            if got is None:
-                got = events[r.key[:3]] = _Pairs()
-            got.add(r)
+    for first, *sums in scored.results.rooms():  # each room of a match in a file, summed
+        if first.entry.room.lower() == "open":
+            _add_match(teams.setdefault(first.key[:2], {}), first.entry, sums)
     for (event, section, _date), got in events.items():
         totals = got.split if not (got.ns & got.ew) else got.joint
         groups: dict[str, list[tuple[str, list]]] = defaultdict(list)
@@ -62,75 +56,6 @@ def standings(scored: Scored, victory_points: bool = False) -> list[dict[str, ob
         rows.extend(_team_rows(event, section, [m for m in made if m.named], victory_points))
         rows.extend(_match_rows(event, section, [m for m in made if not m.named]))
     return rows
-
-
-class _Pairs:
-    """An event's pairs as its results go by: each pair's [boards, sum before, sum after],
-    both by direction (``split``: a Mitchell, no pair sitting both ways) and not (``joint``),
-    summed in the results' order; the pairs seen each way; the boards; whether every result
-    is a percentage (``mean``)."""
-
-    def __init__(self) -> None:
-        self.split: dict[tuple[str, str], list] = {}
-        self.joint: dict[tuple[str, str], list] = {}
-        self.ns: set[str] = set()
-        self.ew: set[str] = set()
-        self.boards = _Boards()
-        self.mean = True
-
-    def add(self, r: Result) -> None:
-        ns_pair, ew_pair = _pairs(r)
-        self.ns.add(ns_pair)
-        self.ew.add(ew_pair)
-        self.boards.add(r.key[3])  # the event's: its key is the rest
-        mp = r.method.startswith("mp")
-        self.mean = self.mean and mp
-        for direction, pair, b, a in (("NS", ns_pair, r.before, r.after),
-                                      ("EW", ew_pair, _ew(r.before, mp), _ew(r.after, mp))):
-            for totals, key in ((self.split, (direction, pair)), (self.joint, ("", pair))):
-                t = totals.get(key)
-                if t is None:
-                    t = totals[key] = [0, 0.0, 0.0]
-                t[0] += 1
-                t[1] += b
-                t[2] += a
-
-
-class _Boards:
-    """The boards of an event, by their numbers as written: one bit each for a number
-    (``17``; a large event's boards in a few kilobytes, not an object each), a set for any
-    other (``017``, ``A1``)."""
-
-    def __init__(self) -> None:
-        self._bits = bytearray()
-        self._others: set[str] = set()
-
-    def add(self, board: str) -> None:
-        if not is_number(board) or int(board) >= 1 << 24:
-            self._others.add(board)
-            return
-        at, bit = divmod(int(board), 8)
-        if at >= len(self._bits):
-            self._bits.extend(bytes(at + 1 - len(self._bits) + (len(self._bits) >> 1)))
-        self._bits[at] |= 1 << bit
-
-    def __len__(self) -> int:
-        return int.from_bytes(self._bits, "little").bit_count() + len(self._others)
-
-
-def _add_match(matches: dict[str, list], r: Result) -> None:
-    """An open room's board added to its match: [home, visit, label, boards, IMPs won by
-    home before, after, by the visitors before, after]; each board's IMPs are its open
-    room's N-S figure (the closed room's is its negative), to the home team when positive,
-    else to the visitors."""
-    m = matches.get(r.entry.match)
-    if m is None:
-        m = matches[r.entry.match] = [*r.entry.teams, _label(r.entry), 0, 0, 0, 0, 0]
-    m[3] += 1
-    m[4] += max(r.before, 0)
-    m[5] += max(r.after, 0)
-    m[6] += max(-r.before, 0)
-    m[7] += max(-r.after, 0)
 
 
 def _ranked(event: str, section: str, direction: str,
@@ -175,14 +100,6 @@ class _Match(NamedTuple):
         return bool(self.home and self.visit)
 
 
-def _label(e: Entry) -> str:
-    """A match as a director finds it: its file, and its round when the record gives one."""
-    name = e.source.replace("\\", "/").rsplit("/", 1)[-1] or e.source
-    tags = e.match[len(e.source) + 1:] if e.match.startswith(e.source + "|") else e.match
-    round_ = tags.split("|")[2] if tags.count("|") >= 2 else ""
-    return f"{name} round {round_}" if round_ else name
-
-
 def _team_rows(event: str, section: str, matches: list[_Match],
                by_vp: bool) -> list[dict[str, object]]:
     """Each named team's total over its matches, ranked: its IMPs won less its IMPs lost
@@ -207,12 +124,17 @@ def _match_rows(event: str, section: str, matches: list[_Match]) -> list[dict[st
     ``match``)."""
     rows = []
     for m in matches:
-        sides = [(f"{m.label}: home (N-S in the open room)", m.boards, *m.home_imps),
-                 (f"{m.label}: visitors (E-W in the open room)", m.boards, *m.visit_imps)]
-        rank, rank_after = ranks([s[2] for s in sides]), ranks([s[3] for s in sides])
-        rows.extend(_standing(event, section, "match", s, r, ra)
-                    for s, r, ra in zip(sides, rank, rank_after))
+        (home, home_after), (visit, visit_after) = m.home_imps, m.visit_imps
+        sides = [(f"{m.label}: home (N-S in the open room)", m.boards, home, home_after),
+                 (f"{m.label}: visitors (E-W in the open room)", m.boards, visit, visit_after)]
+        ranked = zip(sides, _ranks_of_two(home, visit), _ranks_of_two(home_after, visit_after))
+        rows.extend(_standing(event, section, "match", s, r, ra) for s, r, ra in ranked)
     return rows
+
+
+def _ranks_of_two(a: float, b: float) -> tuple[int, int]:
+    """``ranks([a, b])``, without a sort (a match's two sides, many matches a run)."""
+    return (1, 1) if a == b else (1, 2) if a > b else (2, 1)
 
 
 def changes(scored: Scored, table: list[dict[str, object]]) -> Iterator[str]:
@@ -243,11 +165,11 @@ def _board_changes(scored: Scored) -> Iterator[str]:
     # of a second at the end of the run, when only one process works
     results = scored.results
     adjusted: dict[tuple, set[str]] = defaultdict(set)  # a teams board: the matches changed
-    for r in map(results.result, results.rows(CHANGED)):
-        adjusted[r.key].add(r.entry.match)
     by_key: dict[tuple, list[Result]] = defaultdict(list)  # the adjusted boards' results
     for r in map(results.result, results.rows(OF_CHANGED)):  # kept only for the boards shown
         by_key[r.key].append(r)
+        if r.entry.before != r.entry.after:  # ``CHANGED``: one read of the results, not two
+            adjusted[r.key].add(r.entry.match)
     for key in sorted(adjusted, key=lambda k: (k[:3], _number(k[3]))):
         results = by_key[key]
         if results[0].method == "teams":  # only the match of the adjusted room
@@ -284,10 +206,6 @@ def _pairs(r: Result) -> tuple[str, str]:
     if home and visit:
         return (home, visit) if is_open else (visit, home)
     return f"{n} & {s}", f"{e} & {w}"
-
-
-def _ew(x: float, mp: bool) -> float:
-    return 100 - x if mp else -x
 
 
 def _figure(x: float, mp: bool) -> str:
