@@ -196,8 +196,11 @@ def test_a_hand_record_of_one_table_a_board_is_not_scored():
 
 
 @pytest.mark.parametrize("method", [None, *METHODS])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tables=st.lists(table, min_size=1, max_size=24))
 @example(tables=[_t(), _t(room="closed", players=1), _t(room="closed", players=1)])
+@example(tables=[_t(), _t(room="closed", players=1),  # a match, its results numbered in a
+                 _t(board="2"), _t(board="2"), _t(board="2", room="closed", players=1),
+                 _t(board="3", players=2), _t(board="3", room="closed", players=3)])
 def test_the_pass_scores_every_field_as_the_reference_does(method, tables):
     _same(tables, method)

@@ -9,7 +9,8 @@ The figures are ``rescore``'s (Law 78: matchpoints, IMPs across the field, Butle
 IMPs of a teams match's two rooms, Law 78B), only counted with fewer objects."""
 from __future__ import annotations
 
-from typing import Callable
+from operator import itemgetter
+from typing import Mapping
 
 from .field import butler, cross_imps, imps, mp_percentages
 from .figures import METHOD_NUMBERS
@@ -24,26 +25,33 @@ _TEAMS = METHOD_NUMBERS["teams"]
 def plain(rows: list[tuple]) -> bool:
     """Can ``rows`` be scored here: no ScoreTable among them and no two with the same players
     (so no record read twice: ``rescore.once`` keeps them all)?"""
-    if len({r[NAMES] for r in rows}) != len(rows):
-        return False
-    for r in rows:
-        if r[TABLED]:
-            return False
-    return True
+    return len(set(map(_NAMES, rows))) == len(rows) and not any(map(_TABLED, rows))
 
 
-def teams(rows: list[tuple], rooms: Callable[[int], tuple[str, str]], seq: int,
+def teams(rows: list[tuple], rooms: Mapping[int, tuple[str, str]], seq: int,
           results: list[tuple]) -> list[list[tuple]]:
     """A teams field's matches, each its open and closed rooms on the IMP scale (Law 78B,
     ``field.teams``: the closed room's IMPs the open room's negated), appended to ``results``
     (rows of ``result``, numbered from ``seq``; the boards' figures are made from them,
     ``Figures.put_teams``), in the order of each match's first table, the open room first;
-    ``rooms``: a table's match and room (lower case) from its texts' number.  Returns the
+    ``rooms``: a table's match and room (lower case) by its texts' number.  Returns the
     matches that have not their two rooms once each, their rows in order (``rescore`` notes
     them: SC001)."""
+    if len(rows) == 2:  # most fields: one match, its two rooms
+        a, b = rows
+        (match, room), (other, other_room) = rooms[a[TEXTS]], rooms[b[TEXTS]]
+        if match != other:
+            return [[a], [b]]
+        if room == "open" and other_room == "closed":
+            _match(a, b, seq, results)
+            return []
+        if room == "closed" and other_room == "open":
+            _match(b, a, seq, results)
+            return []
+        return [rows]
     matches: dict[str, list[tuple]] = {}
     for r in rows:
-        match, room = rooms(r[TEXTS])
+        match, room = rooms[r[TEXTS]]
         got = matches.get(match)
         if got is None:
             matches[match] = [r, room]
@@ -52,12 +60,10 @@ def teams(rows: list[tuple], rooms: Callable[[int], tuple[str, str]], seq: int,
     bad = []
     for got in matches.values():
         if len(got) == 4 and got[1] != got[3] and got[1] in _PAIR and got[3] in _PAIR:
-            o, c = (got[0], got[2]) if got[1] == "open" else (got[2], got[0])
-            before = imps(o[BEFORE] - c[BEFORE])
-            after = before if o[AFTER] == o[BEFORE] and c[AFTER] == c[BEFORE] else \
-                imps(o[AFTER] - c[AFTER])
-            results += ((seq, o[IDX], _TEAMS, float(before), float(after)),
-                        (seq + 1, c[IDX], _TEAMS, float(-before), float(-after)))
+            if got[1] == "open":
+                _match(got[0], got[2], seq, results)
+            else:
+                _match(got[2], got[0], seq, results)
             seq += 2
         else:
             bad.append(got[::2])
@@ -65,6 +71,16 @@ def teams(rows: list[tuple], rooms: Callable[[int], tuple[str, str]], seq: int,
 
 
 _PAIR = ("open", "closed")
+_NAMES, _TABLED = itemgetter(NAMES), itemgetter(TABLED)
+
+
+def _match(o: tuple, c: tuple, seq: int, results: list[tuple]) -> None:
+    """A match's results: its open room ``o`` and closed room ``c``, numbered from ``seq``."""
+    before = imps(o[BEFORE] - c[BEFORE])
+    after = before if o[AFTER] == o[BEFORE] and c[AFTER] == c[BEFORE] else \
+        imps(o[AFTER] - c[AFTER])
+    results += ((seq, o[IDX], _TEAMS, float(before), float(after)),
+                (seq + 1, c[IDX], _TEAMS, float(-before), float(-after)))
 
 
 def field_figures(method: str, rows: list[tuple], largest: int,

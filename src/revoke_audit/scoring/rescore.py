@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from itertools import groupby
 from operator import itemgetter
-from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import score_ns
 from ..core.cards import SEATS
@@ -214,14 +214,16 @@ def _score_all(fields: Fields) -> Scored:
             continue
         if event not in scored:
             continue  # an event with no field: a hand record, not a session
-        unnamed_scored = unnamed_scored or any(r[NAMES] in unnamed for r in rows)
-        method = out.method or asked(rows)
+        if unnamed and not unnamed_scored:
+            unnamed_scored = not unnamed.isdisjoint(map(_NAMES, rows))
+        method = out.method or asked[tuple(map(_TEXTS, rows))]
         if method == "teams":
             out.teams(field, rows, rooms)
         elif len(rows) < 2:
             _by_entries(out, store.key(field), store.field_entries(field), True, 0)
         else:
             out.field(method, rows, largest.get(event, 0))
+    out.put()
     out.figures.put_teams(out.results.next_late())  # the teams matches' figures
     if unnamed_scored:
         out.notes.part(UNNAMED).extend(_unnamed(out.results, unnamed))
@@ -239,14 +241,26 @@ class _Out:
         self.figures, self.results = Figures(store), Results(store, fields.entry)
         self.notes = Notes(store)
         self.tabled, self.fielded = self.notes.part(TABLES), self.notes.part(FIELDS)
+        self._teams: list[tuple] = []  # the teams fields' results since ``put``, numbered
+        self._late = 0  # the number of the first of them
 
-    def teams(self, field: int, rows: list[tuple], rooms: Callable[[int], tuple]) -> None:
-        """A plain teams field from its rows (``field_rows.teams``); each table of a match
-        without its two rooms once each noted (SC001), its source and room from its texts."""
-        results: list[tuple] = []
-        bad = teams_of(rows, rooms, self.results.next_late(), results)
-        if results:
-            self.results.put_rows(results)
+    def put(self) -> None:
+        """The teams fields' results waiting (``teams``) added to ``results``: before any
+        other result is added or any is read."""
+        if self._teams:
+            self.results.put_rows(self._teams)
+            self._teams = []
+
+    def teams(self, field: int, rows: list[tuple], rooms: Mapping[int, tuple]) -> None:
+        """A plain teams field from its rows (``field_rows.teams``), its results waiting in
+        a batch (``put``); each table of a match without its two rooms once each noted
+        (SC001), its source and room from its texts."""
+        waiting = self._teams
+        if not waiting:  # numbered on from every result added so far
+            self._late = self.results.next_late()
+        bad = teams_of(rows, rooms, self._late + len(waiting), waiting)
+        if len(waiting) >= _BATCH:
+            self.put()
         if bad:
             key, texts = self.fields._store.key(field), self.fields._texts
             for match in bad:
@@ -256,6 +270,7 @@ class _Out:
 
     def field(self, method: str, rows: list[tuple], largest: int) -> None:
         """A plain field of two results or more from its rows, by ``method`` (not teams)."""
+        self.put()
         name, before, after = figures_of(method, rows, largest, self.trim)
         self.results.extend([r[IDX] for r in rows], name, before, after)
         self.figures.put_field([r[ORDINAL] for r in rows], len(rows), name, before, after)
@@ -265,6 +280,7 @@ def _by_entries(out: _Out, key: tuple, rows: list[tuple], scored: bool, largest:
     """A field scored from its entries (``rows``, every column): its ScoreTable records each
     on its table, then the others when its event is ``scored``, a record read twice once (its
     copies given the figures of its first)."""
+    out.put()
     entries = list(map(out.fields.entry, rows))
     for e in entries:
         if e.table is not None:
@@ -314,38 +330,36 @@ def _events(fields: Fields) -> tuple[set[int], dict[int, int]]:
 
 
 _KEPT = 4096  # the texts' methods kept at most (``_events``, ``_Asked``)
+_BATCH = 4096  # the teams fields' results added at once (``_Out.put``)
+_NAMES, _TEXTS = itemgetter(NAMES), itemgetter(TEXTS)
 
 
-class _Asked:
-    """The method a field's records ask for (``method_of``) from its rows' texts, kept for the
-    fields that have the same texts in the same order (the boards of one match, one session)."""
+class _Asked(dict):
+    """The method a field's records ask for (``method_of``) by its rows' texts' numbers in
+    order, found once for the fields that have the same (the boards of one match, one
+    session)."""
 
     def __init__(self, store: Store) -> None:
+        super().__init__()
         self._shared = store.shared
-        self._kept: dict[tuple[int, ...], str] = {}
 
-    def __call__(self, rows: list[tuple]) -> str:
-        texts = tuple([r[TEXTS] for r in rows])
-        got = self._kept.get(texts)
-        if got is None:
-            if len(self._kept) >= _KEPT:
-                self._kept.clear()
-            got = self._kept[texts] = method_of([self._shared[t] for t in texts])
+    def __missing__(self, texts: tuple[int, ...]) -> str:
+        if len(self) >= _KEPT:
+            self.clear()
+        got = self[texts] = method_of([self._shared[t] for t in texts])
         return got
 
 
-class _Rooms:
-    """A table's match and room (lower case) from its texts' number (``Fields._texts``)."""
+class _Rooms(dict):
+    """A table's match and room (lower case) by its texts' number (``Fields._texts``)."""
 
     def __init__(self, fields: Fields) -> None:
+        super().__init__()
         self._texts = fields._texts
-        self._kept: dict[int, tuple[str, str]] = {}
 
-    def __call__(self, number: int) -> tuple[str, str]:
-        got = self._kept.get(number)
-        if got is None:
-            _source, room, match, _scoring, _teams = self._texts(number)
-            got = self._kept[number] = (match, room.lower())
+    def __missing__(self, number: int) -> tuple[str, str]:
+        _source, room, match, _scoring, _teams = self._texts(number)
+        got = self[number] = (match, room.lower())
         return got
 
 
