@@ -16,7 +16,7 @@ from .scoretable import MAX_TABLES, check, counts, own_row, parse_table, table_m
 if TYPE_CHECKING:
     from .rescore import Entry
 
-_ROOMS = ("open", "closed")
+ROOMS = ("open", "closed")  # a match's rooms (lower case)
 
 
 def once(entries: list[Entry]) -> tuple[list[Entry], dict[int, int], str]:
@@ -108,7 +108,12 @@ def method_of(entries: list[Entry]) -> str:
     """The method a field's records ask for: their ``Scoring`` tag, else two rooms (Open,
     Closed) of a match make teams, else matchpoints."""
     tag = next((e.scoring.lower() for e in entries if e.scoring), "")
-    rooms = all(e.room.lower() in _ROOMS for e in entries)
+    return method_asked(tag, all(e.room.lower() in ROOMS for e in entries))
+
+
+def method_asked(tag: str, rooms: bool) -> str:
+    """``method_of`` a field whose first ``Scoring`` tag is ``tag`` (lower case; empty: none)
+    and whose tables are all ``rooms`` (Open or Closed)."""
     if "butler" in tag:
         return "butler"
     if "cross" in tag:

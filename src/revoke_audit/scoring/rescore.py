@@ -26,8 +26,8 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 from . import score_ns
 from ..core.cards import SEATS
 from ..core.visible import QUOTED_START, safe_cell
-from .by_entries import (field_figures, method_of, once, room_notes, score_field,
-                         score_on_table, table_figures)
+from .by_entries import (ROOMS, field_figures, method_asked, method_of, once, room_notes,
+                         score_field, score_on_table, table_figures)
 from .figures import Figures, Result, Results
 from .field_rows import (FIELD, GAME, IDX, LINE, NAMES, ORDINAL, ROW, TEXTS, plain,
                          teams as teams_of)
@@ -216,7 +216,7 @@ def _score_all(fields: Fields) -> Scored:
             continue  # an event with no field: a hand record, not a session
         if unnamed and not unnamed_scored:
             unnamed_scored = not unnamed.isdisjoint(map(_NAMES, rows))
-        method = out.method or asked[tuple(map(_TEXTS, rows))]
+        method = out.method or asked.of(rows)
         if method == "teams":
             out.teams(field, rows, rooms)
         elif len(rows) < 2:
@@ -329,25 +329,35 @@ def _events(fields: Fields) -> tuple[set[int], dict[int, int]]:
     return scored, largest
 
 
-_KEPT = 4096  # the texts' methods kept at most (``_events``, ``_Asked``)
+_KEPT = 1024  # the texts' methods kept at most (``_events``)
 _BATCH = 4096  # the teams fields' results added at once (``_Out.put``)
-_NAMES, _TEXTS = itemgetter(NAMES), itemgetter(TEXTS)
+_NAMES = itemgetter(NAMES)
 
 
 class _Asked(dict):
-    """The method a field's records ask for (``method_of``) by its rows' texts' numbers in
-    order, found once for the fields that have the same (the boards of one match, one
-    session)."""
+    """The method a field's records ask for (``method_of``) from its rows: each texts'
+    number's Scoring tag (lower case) and whether its room is a match's, found once."""
 
     def __init__(self, store: Store) -> None:
         super().__init__()
         self._shared = store.shared
 
-    def __missing__(self, texts: tuple[int, ...]) -> str:
-        if len(self) >= _KEPT:
-            self.clear()
-        got = self[texts] = method_of([self._shared[t] for t in texts])
+    def __missing__(self, number: int) -> tuple[str, bool]:
+        texts = self._shared[number]
+        got = self[number] = (texts.scoring.lower(), texts.room.lower() in ROOMS)
         return got
+
+    def of(self, rows: list[tuple]) -> str:
+        """``method_of`` the field of ``rows`` (no tuple a field: a field's size varies, and
+        Python keeps thousands of each size of tuple once made)."""
+        tag, rooms = "", True
+        for r in rows:
+            scoring, room = self[r[TEXTS]]
+            if scoring and not tag:
+                tag = scoring
+            if not room:
+                rooms = False
+        return method_asked(tag, rooms)
 
 
 class _Rooms(dict):
