@@ -273,7 +273,8 @@ class Store:
 
     def _grouped(self) -> bool:
         """The fields that may be scored found (table ``member``: each one's number, by its
-        first entry), once every entry is in; False when there is no entry."""
+        first entry, and what ``counts`` gives of it, counted in the same pass), once every
+        entry is in; False when there is no entry."""
         if self.entries == 0:
             return False
         self.flush()
@@ -285,13 +286,16 @@ class Store:
                        "(SELECT field FROM entry WHERE tbl IS NULL GROUP BY field "
                        "HAVING count(*) > 1)")
             db.execute("DROP TABLE IF EXISTS member")
-            db.execute("CREATE TEMP TABLE member (first INTEGER PRIMARY KEY, field INTEGER)")
+            db.execute("CREATE TEMP TABLE member (first INTEGER PRIMARY KEY, field INTEGER, "
+                       "n INTEGER, players INTEGER, texts TEXT)")
             # no ScoreTable and no event played: no member, and no second pass over every entry
             # (a hand record of a board a table: 0.06 s at 200,000 boards, at the run's end)
             if self.tabled or db.execute("SELECT 1 FROM played LIMIT 1").fetchone():
-                db.execute("INSERT INTO member SELECT min(idx), field FROM entry GROUP BY field "
-                           "HAVING max(tbl IS NOT NULL) OR (field >> 32) IN "
-                           "(SELECT event FROM played)")
+                db.execute("INSERT INTO member SELECT min(idx), field, count(CASE WHEN tbl IS "
+                           "NULL THEN 1 END), count(DISTINCT CASE WHEN tbl IS NULL THEN names "
+                           "END), group_concat(DISTINCT CASE WHEN tbl IS NULL THEN texts END) "
+                           "FROM entry GROUP BY field HAVING max(tbl IS NOT NULL) OR "
+                           "(field >> 32) IN (SELECT event FROM played)")
             self._members = self.entries
         return True
 
@@ -301,10 +305,7 @@ class Store:
         (``texts``, each once, joined by commas; None when there are none)."""
         if not self._grouped():
             return iter(())
-        return self.db().execute(
-            "SELECT m.field, count(e.idx), count(DISTINCT e.names), group_concat(DISTINCT "
-            "e.texts) FROM member m LEFT JOIN entry e ON e.field = m.field AND e.tbl IS NULL "
-            "GROUP BY m.first ORDER BY m.first")
+        return self.db().execute("SELECT field, n, players, texts FROM member ORDER BY first")
 
     def field_entries(self, field: int) -> list[tuple]:
         """The entries of ``field`` (``ENTRY``'s columns), in the order they came."""
