@@ -1,9 +1,11 @@
 """A field scored straight from its rows on disk (``store.members`` with ``ROW``'s columns):
 the common fields of a run's end - a teams match's two rooms, a field of tables with different
-players and no ScoreTable - without an ``Entry`` a table, their figures and results written
-as plain rows, a field at a time.  Anything else (a ScoreTable, a record read twice, the same
-players at two tables, a field of one result) is left to ``rescore``'s scoring by entries,
-which gives the same figures for these (``tests/test_field_rows.py`` holds them equal).
+players and no ScoreTable - without an ``Entry`` a table, their results written as plain
+rows, a field at a time (a teams match's figures made from them by the database,
+``Figures.put_teams``).  Anything else (a ScoreTable, a record read twice, the same players at
+two tables, a field of one result not of a match) is scored from its entries
+(``by_entries``), which give the same figures for these (``tests/test_field_rows.py`` holds
+them equal).
 
 The figures are ``rescore``'s (Law 78: matchpoints, IMPs across the field, Butler, and the
 IMPs of a teams match's two rooms, Law 78B), only counted with fewer objects."""
@@ -24,7 +26,7 @@ _TEAMS = METHOD_NUMBERS["teams"]
 
 def plain(rows: list[tuple]) -> bool:
     """Can ``rows`` be scored here: no ScoreTable among them and no two with the same players
-    (so no record read twice: ``rescore.once`` keeps them all)?"""
+    (so no record read twice: ``by_entries.once`` keeps them all)?"""
     return len(set(map(_NAMES, rows))) == len(rows) and not any(map(_TABLED, rows))
 
 

@@ -33,7 +33,7 @@ class Figures:
         self._matched = 1 << 40  # the first result (``seq``) not yet given its teams figures
 
     def put(self, ordinal: int, values: tuple) -> None:
-        """The board at ``ordinal`` gets ``values`` (``rescore._cells``)."""
+        """The board at ``ordinal`` gets ``values`` (``by_entries._cells``)."""
         n, *numbers, method = values
         self._store.put_figures([(ordinal, n, *numbers, METHOD_NUMBERS[method])])
         self.count += 1
