@@ -260,12 +260,12 @@ class Store:
         return (*self.shared[field >> 32], text)
 
     def members(self, columns: str | None = None) -> Iterator[tuple]:
-        """The entries (rows of ``columns``, by default ``ENTRY``'s, the entry table named
-        ``e``) of every field that may be scored, in
-        the order of each field's first entry, each field's in the order they came: every
-        field with a ScoreTable, and every field of an event in which a board has two results
-        or more without one.  The fields of other events (a hand record of one table each
-        board, an archive of single boards) are not read at all."""
+        """The entries (rows of ``columns``, by default ``ENTRY``'s; the entry table is
+        ``e``) of every field that may be scored, in the order of each field's first entry,
+        each field's in the order they came: every field with a ScoreTable, and every field of
+        an event in which a board has two results or more without one.  The fields of other
+        events (a hand record of one table each board, an archive of single boards) are not
+        read at all."""
         if not self._grouped():
             return iter(())
         return self.db().execute(f"SELECT {columns or ENTRY} FROM member m JOIN entry e ON "
