@@ -35,9 +35,10 @@ class Figures:
         self._in = 0
         self._done = False  # every row fetched
         self._at = 0
+        self._matched = 1 << 40  # the first result (``seq``) not yet given its teams figures
 
     def put(self, ordinal: int, values: tuple) -> None:
-        """The board at ``ordinal`` gets ``values`` (``rescore._cells``)."""
+        """The board at ``ordinal`` gets ``values`` (``by_entries._cells``)."""
         n, *numbers, method = values
         self._store.put_figures([(ordinal, n, *numbers, METHOD_NUMBERS[method])])
         self.count += 1
@@ -54,6 +55,16 @@ class Figures:
             rows = [(o, n, None, None, b, a, number) for o, (b, a) in zip(ordinals, pairs)]
         self._store.put_figures(rows)
         self.count += len(rows)
+
+    def put_teams(self, stop: int) -> None:
+        """The boards of the teams results (``Results``, added ``late``) numbered up to
+        ``stop`` get their figures, each its result's IMPs (whole numbers: no rounding), by
+        the database: a teams match's figures are not written twice.  Before any figure is
+        read (``copy``), and once every field is scored."""
+        if stop > self._matched:
+            self.count += self._store.put_figures_of(METHOD_NUMBERS["teams"], self._matched,
+                                                     stop)
+            self._matched = stop
 
     def copy(self, ordinal: int, first: int) -> None:
         """The board at ``ordinal`` gets the figures of the board at ``first``, if any."""
@@ -189,6 +200,16 @@ class Results:
         self._store.put_results((base + i, index, number, float(b), float(a))
                                 for i, (index, b, a) in enumerate(zip(indexes, before, after)))
         self._count += len(indexes)
+
+    def next_late(self) -> int:
+        """The number (``seq``) the next result added ``late`` takes (``put_rows``)."""
+        return (1 << 40) + self._count
+
+    def put_rows(self, rows: list[tuple]) -> None:
+        """Rows of ``result`` as they are, numbered from ``next_late`` on (a field's, made by
+        ``field_rows``)."""
+        self._store.put_results(rows)
+        self._count += len(rows)
 
     def __len__(self) -> int:
         return self._count

@@ -120,8 +120,15 @@ class Note(dict):
 
 def note(e: "Entry", key: tuple, code: str, message: str, cause: str = "") -> Note:
     """A board's note (``Note``: the findings columns it fills, in their order)."""
+    return note_at((e.source, e.line, e.game, e.room), key, code, message, cause)
+
+
+def note_at(place: tuple[str, int, int, str], key: tuple, code: str, message: str,
+            cause: str = "") -> Note:
+    """``note`` of the table at ``place`` (its source, line, game and room)."""
+    source, line, game, room = place
     out = Note()
     out.event, out.cause = tuple(key[:3]), cause or message
-    out.update(source=e.source, line=e.line, game=e.game, board=key[3], room=e.room, code=code,
+    out.update(source=source, line=line, game=game, board=key[3], room=room, code=code,
                law="", seat="", role="", suit_led="", card="", held="", message=message)
     return out

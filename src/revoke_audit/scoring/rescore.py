@@ -19,18 +19,20 @@ event whose field has one result gets SC001.  Two records of one table (the same
 and result) count once, and both rows get the figures."""
 from __future__ import annotations
 
-from collections import defaultdict
 from itertools import groupby
 from operator import itemgetter
-from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from . import score_ns
 from ..core.cards import SEATS
 from ..core.visible import QUOTED_START, safe_cell
-from .field import butler, cross_imps, mp_percentages, teams, weighted_figures
+from .by_entries import (ROOMS, field_figures, method_asked, method_of, once, room_notes,
+                         score_field, score_on_table, table_figures)
 from .figures import Figures, Result, Results
-from .notes import FIELDS, TABLES, UNNAMED, Note, Notes, Part, note as _note, summary
-from .scoretable import MAX_TABLES, check, counts, own_row, parse_table, table_method
+from .field_rows import (FIELD, GAME, IDX, LINE, NAMES, ORDINAL, ROW, TEXTS, plain,
+                         teams as teams_of)
+from .field_rows import field_figures as figures_of
+from .notes import FIELDS, TABLES, UNNAMED, Note, Notes, note as _note, summary
 from .store import Store, table_of
 
 __all__ = ["METHODS", "Entry", "Fields", "Figures", "Note", "Result", "Results", "Scored",
@@ -38,7 +40,6 @@ __all__ = ["METHODS", "Entry", "Fields", "Figures", "Note", "Result", "Results",
 
 METHODS = ("mp", "cross-imp", "butler", "teams")
 _NO_TEAMS = ("", "")
-_ROOMS = ("open", "closed")
 
 
 class Entry(NamedTuple):
@@ -153,21 +154,6 @@ class Fields:
         for field, rows in groupby(self._store.members(), key=itemgetter(2)):
             yield self._store.key(field), list(map(self.entry, rows))
 
-    def sizes(self) -> Iterator[tuple[tuple[str, str, str, str], int, str]]:
-        """Each field that ``fields`` gives, in the same order: its key, its entries without
-        a ScoreTable counted once (``once``), and the method its records ask for; counted by
-        the database, a field read back only when two of its tables have the same players or
-        its records ask for different methods."""
-        store = self._store
-        for field, n, players, texts in store.counts():
-            key = store.key(field)
-            shared = [store.shared[int(t)] for t in texts.split(",")] if texts else []
-            if n == players and len({s.scoring.lower() for s in shared if s.scoring}) < 2:
-                yield key, n, _method(shared)  # the order of the texts cannot matter here
-                continue
-            kept, _, asked = once(list(map(self.entry, store.untabled(field))))
-            yield key, len(kept), asked
-
     def score(self) -> Scored:
         """Every field scored (once: the result is kept until ``close``)."""
         if self._scored is None:
@@ -186,27 +172,6 @@ class Fields:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def once(entries: list[Entry]) -> tuple[list[Entry], dict[int, int], str]:
-    """The entries of a field counted once, a record read twice (same room, players and
-    result) once: the entries kept, the copies' ordinals each to its first's; and the method
-    its records ask for (``_method``)."""
-    if len({e.names for e in entries}) == len(entries):  # no two tables with the same players
-        return entries, {}, _method(entries)
-    first: dict[tuple, Entry] = {}
-    kept, copies = [], {}
-    for e in entries:
-        if not any(e.names):
-            kept.append(e)
-            continue
-        same = (e.room.lower(), e.names, e.before, e.after)
-        if same in first:
-            copies[e.ordinal] = first[same].ordinal
-            continue
-        first[same] = e
-        kept.append(e)
-    return kept, copies, _method(kept)
 
 
 def _text(value: object) -> str:
@@ -233,214 +198,201 @@ def _score_all(fields: Fields) -> Scored:
     """Every field of ``fields`` scored: a board's ScoreTable first, then the fields of the
     events that have one (a board number with two results or more); fields in the order of
     their first board, each field's entries in the order they came.  Two passes over the
-    fields on disk: the events scored and their largest matchpoint field, then the figures."""
-    method, trim = fields.method, fields.trim
+    fields on disk: the events scored and their largest matchpoint field (``_events``), then
+    the figures, a field at a time: from its rows (``field_rows``) when it is a plain one (no
+    ScoreTable, no two tables with the same players), else from its entries (``_by_entries``)."""
     store = fields._store
-    figures, results = Figures(store), Results(store, fields.entry)
-    notes = Notes(store)
-    tabled, fielded = notes.part(TABLES), notes.part(FIELDS)  # the first come first
-    scored_events: set[tuple] = set()
-    largest: dict[tuple, int] = defaultdict(int)
-    for key, n, asked in fields.sizes():
-        if n > 1:
-            scored_events.add(key[:3])
-        if (method or asked) == "mp":
-            largest[key[:3]] = max(largest[key[:3]], n)
-    for key, entries in fields.fields():
-        for e in entries:
-            if e.table is not None:
-                _score_on_table(key, e, method, trim, tabled, results, figures)
-        kept, copies, asked = once([e for e in entries if e.table is None])
-        if key[:3] not in scored_events:
+    out = _Out(fields)
+    scored, largest = _events(fields)
+    unnamed = _unnamed_players(store.shared)
+    unnamed_scored = False  # a table of ``unnamed`` may have a result
+    rooms, asked = _Rooms(fields), _Asked(store)
+    for field, group in groupby(store.members(ROW), itemgetter(FIELD)):
+        rows = list(group)
+        event = field >> 32
+        if not plain(rows):
+            full = store.field_entries(field)
+            unnamed_scored = unnamed_scored or any(r[-2] in unnamed for r in full)
+            _by_entries(out, store.key(field), full, event in scored, largest.get(event, 0))
+            continue
+        if event not in scored:
             continue  # an event with no field: a hand record, not a session
-        _score_field(key, kept, method or asked, largest[key[:3]], trim, fielded, results,
-                     figures)
-        for ordinal, first in copies.items():
-            figures.copy(ordinal, first)
-    notes.part(UNNAMED).extend(_unnamed(results, store.shared))
-    return Scored(figures, notes, results, dict(largest), trim)
+        if unnamed and not unnamed_scored:
+            unnamed_scored = not unnamed.isdisjoint(map(_NAMES, rows))
+        method = out.method or asked.of(rows)
+        if method == "teams":
+            out.teams(field, rows, rooms)
+        elif len(rows) < 2:
+            _by_entries(out, store.key(field), store.field_entries(field), True, 0)
+        else:
+            out.field(method, rows, largest.get(event, 0))
+    out.put()
+    out.figures.put_teams(out.results.next_late())  # the teams matches' figures
+    if unnamed_scored:
+        out.notes.part(UNNAMED).extend(_unnamed(out.results, unnamed))
+    return Scored(out.figures, out.notes, out.results,
+                  {tuple(store.shared[event]): n for event, n in largest.items()}, out.trim)
 
 
-def _unnamed(results: Results, shared: list[tuple]) -> Iterator[Note]:
-    """SC003: the results of the tables whose players are not all named, in order."""
-    unnamed = {n for n, texts in enumerate(shared)  # players: a plain tuple, not ``Shared``
-               if type(texts) is tuple and len(texts) == 4 and not all(texts)}
-    if not unnamed:
-        return
-    for row in results.rows():
-        if row[-2] in unnamed:
-            r = results.result(row)
-            yield _note(r.entry, r.key, "SC003", f"board {r.key[3]} is scored, but its players "
-                        "are not all named: this table's pairs cannot be followed across boards "
-                        "and are left out of the standings", "scored, but the players are not "
-                        "all named: left out of the standings")
+class _Out:
+    """Where a run's fields are scored to: its figures, results and notes (in their parts),
+    with the scoring method (``--scoring``) and the Butler datum's trim."""
+
+    def __init__(self, fields: Fields) -> None:
+        store = fields._store
+        self.fields, self.method, self.trim = fields, fields.method, fields.trim
+        self.figures, self.results = Figures(store), Results(store, fields.entry)
+        self.notes = Notes(store)
+        self.tabled, self.fielded = self.notes.part(TABLES), self.notes.part(FIELDS)
+        self._teams: list[tuple] = []  # the teams fields' results since ``put``, numbered
+        self._late = 0  # the number of the first of them
+
+    def put(self) -> None:
+        """The teams fields' results waiting (``teams``) added to ``results``: before any
+        other result is added or any is read."""
+        if self._teams:
+            self.results.put_rows(self._teams)
+            self._teams = []
+
+    def teams(self, field: int, rows: list[tuple], rooms: Mapping[int, tuple]) -> None:
+        """A plain teams field from its rows (``field_rows.teams``), its results waiting in
+        a batch (``put``); each table of a match without its two rooms once each noted
+        (SC001), its source and room from its texts."""
+        waiting = self._teams
+        if not waiting:  # numbered on from every result added so far
+            self._late = self.results.next_late()
+        bad = teams_of(rows, rooms, self._late + len(waiting), waiting)
+        if len(waiting) >= _BATCH:
+            self.put()
+        if bad:
+            key, texts = self.fields._store.key(field), self.fields._texts
+            for match in bad:
+                places = [(texts(r[TEXTS])[0], r[LINE], r[GAME], texts(r[TEXTS])[1])
+                          for r in match]
+                self.fielded.extend(room_notes(key, places))
+
+    def field(self, method: str, rows: list[tuple], largest: int) -> None:
+        """A plain field of two results or more from its rows, by ``method`` (not teams)."""
+        self.put()
+        name, before, after = figures_of(method, rows, largest, self.trim)
+        self.results.extend([r[IDX] for r in rows], name, before, after)
+        self.figures.put_field([r[ORDINAL] for r in rows], len(rows), name, before, after)
 
 
-def _score_on_table(key: tuple, e: Entry, method: str | None, trim: int, notes: Part,
-                    results: Results, figures: Figures) -> None:
-    """A record with a PBN ScoreTable, scored on it: its own row (found by its score,
-    contract and declarer; rows alike are interchangeable) takes its score before and after
-    the adjustments; the program's own figures are checked against ours (SC005)."""
-    table = parse_table(e.table[0], e.table[1])
-    rows = counts(table) if table is not None else None
-    if not rows:
-        notes.append(_note(e, key, "SC004", f"board {key[3]}: its ScoreTable cannot be read "
-                           "(a row that is not its columns, no Score_NS, or a Multiplicity "
-                           f"that is not a whole number from 1 to {MAX_TABLES:,} tables): "
-                           "not scored", "not scored: its ScoreTable cannot be read"))
-        return
-    mine = own_row(table, e.before, e.contract, e.declarer)
-    if mine is None:
-        notes.append(_note(e, key, "SC004", f"board {key[3]}: the record's own row (N-S "
-                           f"{e.before:+d}, {e.contract} by {e.declarer}) is not in its "
-                           "ScoreTable: not scored", "not scored: its own row is not in its ScoreTable"))
-        return
-    n = sum(times for _, times in rows)
-    if n < 2:
-        return
-    name = method or table_method(table, e.scoring)
-    got = check(table)
-    if got is not None and not got.agree:
-        notes.append(_note(e, key, "SC005", f"board {key[3]}: the scoring program's "
-                           f"{got.column} for N-S {got.score:+d} is {got.theirs}, ours "
-                           f"{got.ours} ({got.reason})", "scored, but the scoring program's "
-                           "figures differ from ours"))
-    if name == "teams":
-        name = "cross-imp"
-    pair = table_figures(name, rows, e.before, e.after, trim)
-    results.add(e, name, *pair, late=False)
-    if name == "mp":
-        figures.put(e.ordinal, _cells(n, name, mp=pair))
-    else:
-        figures.put(e.ordinal, _cells(n, name, imps=pair))
+def _by_entries(out: _Out, key: tuple, rows: list[tuple], scored: bool, largest: int) -> None:
+    """A field scored from its entries (``rows``, every column): its ScoreTable records each
+    on its table, then the others when its event is ``scored``, a record read twice once (its
+    copies given the figures of its first)."""
+    out.put()
+    entries = list(map(out.fields.entry, rows))
+    for e in entries:
+        if e.table is not None:
+            score_on_table(key, e, out.method, out.trim, out.tabled, out.results, out.figures)
+    kept, copies, asked = once([e for e in entries if e.table is None])
+    if not scored:
+        return  # an event with no field: a hand record, not a session
+    score_field(key, kept, out.method or asked, largest, out.trim, out.fielded, out.results,
+                 out.figures)
+    if copies:
+        out.figures.put_teams(out.results.next_late())  # a copy's first may be a room's
+    for ordinal, first in copies.items():
+        out.figures.copy(ordinal, first)
 
 
-def table_figures(method: str, rows: list[tuple[int, int]], before: int, after: int,
-                  trim: int = 1) -> tuple[float, float]:
-    """A record's figure before and after the adjustments in the field of a ScoreTable's
-    ``rows`` (score, tables), one of the tables that scored ``before`` (its own row's) now
-    scoring ``after``: weighed by the counts, never written out (``weighted_figures``)."""
-    values = [v for v, _ in rows] + [after]
-    times = [t for _, t in rows] + [0]
-    at = values.index(before)
-    first = weighted_figures(method, values, times, trim)[at]
-    times[at] -= 1
-    times[-1] += 1
-    return first, weighted_figures(method, values, times, trim)[-1]
+def _events(fields: Fields) -> tuple[set[int], dict[int, int]]:
+    """The first pass: the events (by number) with a field of two results or more (not
+    counting a ScoreTable's records, and a record read twice once: ``once``), and each
+    event's largest field scored by matchpoints (every event scored is in it, 0 without one).
+    Counted by the database (``Store.counts``); a field's entries are read only when two of
+    its tables have the same players or its records ask for different methods."""
+    store, method = fields._store, fields.method
+    scored: set[int] = set()
+    largest: dict[int, int] = {}
+    methods: dict[str | None, str] = {}  # the texts of a field -> the method they ask for
+    for field, n, players, texts in store.counts():
+        asked = methods.get(texts, None) if n == players else ""
+        if asked is None:
+            shared = [store.shared[int(t)] for t in texts.split(",")] if texts else []
+            # the order of the texts cannot matter when they name one method at most
+            one = len({s.scoring.lower() for s in shared if s.scoring}) < 2
+            asked = method_of(shared) if one else ""
+            if len(methods) >= _KEPT:
+                methods.clear()
+            methods[texts] = asked
+        if not asked:
+            kept, _, asked = once(list(map(fields.entry, store.untabled(field))))
+            n = len(kept)
+        event = field >> 32
+        if n > 1:
+            scored.add(event)
+        if (method or asked) == "mp":
+            largest[event] = max(largest.get(event, 0), n)
+    for event in scored:
+        largest.setdefault(event, 0)
+    return scored, largest
 
 
-def field_figures(method: str, scores: list[int], trim: int = 1,
-                  largest: int | None = None) -> list[float]:
-    """Each score's figure for N-S in a field of ``scores`` by ``method`` (``mp`` with
-    ``largest``: Neuberg's; ``cross-imp``, ``butler`` with ``trim``)."""
-    if method.startswith("mp"):
-        return mp_percentages(scores, largest)
-    if method == "butler":
-        return butler(scores, trim)
-    return cross_imps(scores)
+_KEPT = 1024  # the texts' methods kept at most (``_events``)
+_BATCH = 4096  # the teams fields' results added at once (``_Out.put``)
+_NAMES = itemgetter(NAMES)
+
+
+class _Asked(dict):
+    """The method a field's records ask for (``method_of``) from its rows: each texts'
+    number's Scoring tag (lower case) and whether its room is a match's, found once."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        self._shared = store.shared
+
+    def __missing__(self, number: int) -> tuple[str, bool]:
+        texts = self._shared[number]
+        got = self[number] = (texts.scoring.lower(), texts.room.lower() in ROOMS)
+        return got
+
+    def of(self, rows: list[tuple]) -> str:
+        """``method_of`` the field of ``rows`` (no tuple a field: a field's size varies, and
+        Python keeps thousands of each size of tuple once made)."""
+        tag, rooms = "", True
+        for r in rows:
+            scoring, room = self[r[TEXTS]]
+            if scoring and not tag:
+                tag = scoring
+            if not room:
+                rooms = False
+        return method_asked(tag, rooms)
+
+
+class _Rooms(dict):
+    """A table's match and room (lower case) by its texts' number (``Fields._texts``)."""
+
+    def __init__(self, fields: Fields) -> None:
+        super().__init__()
+        self._texts = fields._texts
+
+    def __missing__(self, number: int) -> tuple[str, str]:
+        _source, room, match, _scoring, _teams = self._texts(number)
+        got = self[number] = (match, room.lower())
+        return got
+
+
+def _unnamed_players(shared: list[tuple]) -> set[int]:
+    """The numbers of the players (a plain tuple, not ``Shared``) not all named."""
+    return {n for n, texts in enumerate(shared)
+            if type(texts) is tuple and len(texts) == 4 and not all(texts)}
+
+
+def _unnamed(results: Results, unnamed: set[int]) -> Iterator[Note]:
+    """SC003: the results of the tables whose players are ``unnamed``, in order."""
+    for row in results.rows(f"WHERE e.names IN ({','.join(map(str, sorted(unnamed)))})"):
+        r = results.result(row)
+        yield _note(r.entry, r.key, "SC003", f"board {r.key[3]} is scored, but its players "
+                    "are not all named: this table's pairs cannot be followed across boards "
+                    "and are left out of the standings", "scored, but the players are not "
+                    "all named: left out of the standings")
 
 
 def place(source: object, line: object, game: object) -> tuple[str, int, int]:
     """A board's place (source, line, game) as its ``Entry`` keeps it, from its row's values."""
     return _text(safe_cell(source)), int(line or 0), int(game or 0)
 
-
-def _method(entries: list[Entry]) -> str:
-    """The method a field's records ask for: their ``Scoring`` tag, else two rooms (Open,
-    Closed) of a match make teams, else matchpoints."""
-    tag = next((e.scoring.lower() for e in entries if e.scoring), "")
-    rooms = all(e.room.lower() in _ROOMS for e in entries)
-    if "butler" in tag:
-        return "butler"
-    if "cross" in tag:
-        return "cross-imp"
-    if "imp" in tag:
-        return "teams" if rooms else "cross-imp"
-    if tag:
-        return "mp"
-    return "teams" if rooms else "mp"
-
-
-def _score_field(key: tuple, kept: list[Entry], method: str, largest: int,
-                 trim: int, notes: Part, results: Results,
-                 figures: Figures) -> None:
-    """The figures of one field (its entries ``kept``) put in ``figures``; notes for
-    what cannot be scored; each table's ``Result`` added to ``results``."""
-    if method != "teams" and _same_players(kept):  # a match's rooms are its tables
-        notes.extend(_note(e, key, "SC002", "the same players sit at two tables of board "
-                           f"{key[3]} with different results: the field cannot be told apart; "
-                           "its figures stay empty", "not scored: the same players sit at two tables") for e in kept)
-        return
-    if method == "teams":
-        return _score_teams(key, kept, notes, results, figures)
-    if len(kept) < 2:
-        notes.extend(_note(e, key, "SC001", f"board {key[3]} has no other result in the run "
-                           "to compare with: its figures stay empty", "not scored: no other result to compare with")
-                     for e in kept)
-        return
-    before, after = [e.before for e in kept], [e.after for e in kept]
-    indexes, ordinals = [e.index for e in kept], [e.ordinal for e in kept]
-    n = len(kept)
-    same = before == after  # most fields: no score adjusted, the same figures after
-    if method == "mp":
-        name = "mp-neuberg" if largest > n else "mp"
-        before = mp_percentages(before, largest)
-        after = before if same else mp_percentages(after, largest)
-        results.extend(indexes, name, before, after)
-        figures.put_field(ordinals, n, name, before, after)
-        return
-    imps = cross_imps if method == "cross-imp" else lambda s: butler(s, trim)
-    before = imps(before)
-    after = before if same else imps(after)
-    results.extend(indexes, method, before, after)
-    figures.put_field(ordinals, n, method, before, after)
-
-
-def _score_teams(key: tuple, entries: list[Entry], notes: Part, results: Results,
-                 figures: Figures) -> None:
-    """Each match's two rooms on the IMP scale; a match without both rooms is a note."""
-    matches: dict[str, list[Entry]] = defaultdict(list)
-    for e in entries:
-        matches[e.match].append(e)
-    for rooms in matches.values():
-        named = sorted(rooms, key=lambda e: e.room.lower() != "open")
-        if len(rooms) != 2 or sorted(e.room.lower() for e in rooms) != ["closed", "open"]:
-            cause = ("not scored: a room is missing" if len(rooms) == 1 else
-                     "not scored: a match has a room twice, or more than two rooms")
-            notes.extend(_note(e, key, "SC001", f"board {key[3]} of a teams match needs its "
-                               "open and closed rooms, once each: its figures stay empty",
-                               cause) for e in rooms)
-            continue
-        o, c = named
-        before, after = teams(o.before, c.before), teams(o.after, c.after)
-        figures.put(o.ordinal, _cells(2, "teams", imps=(before[0], after[0])))
-        figures.put(c.ordinal, _cells(2, "teams", imps=(before[1], after[1])))
-        results.add(o, "teams", before[0], after[0], late=True)
-        results.add(c, "teams", before[1], after[1], late=True)
-
-
-def _same_players(entries: list[Entry]) -> bool:
-    """Do two of ``entries`` have the same players (all named)?"""
-    if len({e.names for e in entries}) == len(entries):
-        return False
-    return _same_pair_twice(e.names for e in entries)
-
-
-def _same_pair_twice(players: Iterable[tuple[str, str, str, str]]) -> bool:
-    """Two tables of the field with the same players (all named): not one session's board."""
-    seen = [names for names in players if all(names)]
-    return len(seen) != len(set(seen))
-
-
-def _cells(n: int, method: str, mp: tuple[float, float] | None = None,
-           imps: tuple[float, float] | None = None) -> tuple:
-    """A board's figures, the values of ``FIELD_COLUMNS`` in order."""
-    if mp is not None:
-        return (n, _two(mp[0]), _two(mp[1]), None, None, method)
-    if imps is not None:
-        return (n, None, None, _two(imps[0]), _two(imps[1]), method)
-    return (n, None, None, None, None, method)
-
-
-def _two(x: float | None) -> float | None:
-    return None if x is None else round(float(x), 2)

@@ -300,20 +300,22 @@ class Store:
         text = str(board) if board < _TEXT_BOARD else self._board_list[board - _TEXT_BOARD]
         return (*self.shared[field >> 32], text)
 
-    def members(self) -> Iterator[tuple]:
-        """The entries (rows of ``ENTRY``'s columns) of every field that may be scored, in
-        the order of each field's first entry, each field's in the order they came: every
-        field with a ScoreTable, and every field of an event in which a board has two results
-        or more without one.  The fields of other events (a hand record of one table each
-        board, an archive of single boards) are not read at all."""
+    def members(self, columns: str | None = None) -> Iterator[tuple]:
+        """The entries (rows of ``columns``, by default ``ENTRY``'s; the entry table is
+        ``e``) of every field that may be scored, in the order of each field's first entry,
+        each field's in the order they came: every field with a ScoreTable, and every field of
+        an event in which a board has two results or more without one.  The fields of other
+        events (a hand record of one table each board, an archive of single boards) are not
+        read at all."""
         if not self._grouped():
             return iter(())
-        return self.db().execute(f"SELECT {ENTRY} FROM member m JOIN entry e ON e.field = "
-                                 "m.field ORDER BY m.first, e.idx")
+        return self.db().execute(f"SELECT {columns or ENTRY} FROM member m JOIN entry e ON "
+                                 "e.field = m.field ORDER BY m.first, e.idx")
 
     def _grouped(self) -> bool:
         """The fields that may be scored found (table ``member``: each one's number, by its
-        first entry), once every entry is in; False when there is no entry."""
+        first entry, and what ``counts`` gives of it, counted in the same pass), once every
+        entry is in; False when there is no entry."""
         if self.entries == 0:
             return False
         self.flush()
@@ -325,13 +327,16 @@ class Store:
                        "(SELECT field FROM entry WHERE tbl IS NULL GROUP BY field "
                        "HAVING count(*) > 1)")
             db.execute("DROP TABLE IF EXISTS member")
-            db.execute("CREATE TEMP TABLE member (first INTEGER PRIMARY KEY, field INTEGER)")
+            db.execute("CREATE TEMP TABLE member (first INTEGER PRIMARY KEY, field INTEGER, "
+                       "n INTEGER, players INTEGER, texts TEXT)")
             # no ScoreTable and no event played: no member, and no second pass over every entry
             # (a hand record of a board a table: 0.06 s at 200,000 boards, at the run's end)
             if self.tabled or db.execute("SELECT 1 FROM played LIMIT 1").fetchone():
-                db.execute("INSERT INTO member SELECT min(idx), field FROM entry GROUP BY field "
-                           "HAVING max(tbl IS NOT NULL) OR (field >> 32) IN "
-                           "(SELECT event FROM played)")
+                db.execute("INSERT INTO member SELECT min(idx), field, count(CASE WHEN tbl IS "
+                           "NULL THEN 1 END), count(DISTINCT CASE WHEN tbl IS NULL THEN names "
+                           "END), group_concat(DISTINCT CASE WHEN tbl IS NULL THEN texts END) "
+                           "FROM entry GROUP BY field HAVING max(tbl IS NOT NULL) OR "
+                           "(field >> 32) IN (SELECT event FROM played)")
             self._members = self.entries
         return True
 
@@ -341,10 +346,12 @@ class Store:
         (``texts``, each once, joined by commas; None when there are none)."""
         if not self._grouped():
             return iter(())
-        return self.db().execute(
-            "SELECT m.field, count(e.idx), count(DISTINCT e.names), group_concat(DISTINCT "
-            "e.texts) FROM member m LEFT JOIN entry e ON e.field = m.field AND e.tbl IS NULL "
-            "GROUP BY m.first ORDER BY m.first")
+        return self.db().execute("SELECT field, n, players, texts FROM member ORDER BY first")
+
+    def field_entries(self, field: int) -> list[tuple]:
+        """The entries of ``field`` (``ENTRY``'s columns), in the order they came."""
+        return self.db().execute(f"SELECT {ENTRY} FROM entry e WHERE e.field = ? ORDER BY "
+                                 "e.idx", (field,)).fetchall()
 
     def untabled(self, field: int) -> Iterator[tuple]:
         """The entries of ``field`` without a ScoreTable, in the order they came."""
@@ -372,6 +379,16 @@ class Store:
         self._results.extend(rows)
         if len(self._results) >= _BATCH:
             self.flush()
+
+    def put_figures_of(self, method: int, start: int, stop: int) -> int:
+        """Rows of ``figure`` made from the results of ``method`` (a teams match's: a room's
+        figures are its result's, n = 2) numbered (``seq``) from ``start`` up to ``stop``, by
+        the database; how many."""
+        self.flush()
+        return self.db().execute(
+            "INSERT INTO figure SELECT e.ordinal, 2, NULL, NULL, r.before, r.after, r.method "
+            "FROM result r JOIN entry e ON e.idx = r.idx WHERE r.seq >= ? AND r.seq < ? AND "
+            "r.method = ?", (start, stop, method)).rowcount
 
 
 #: An entry's columns as ``members`` and the results give them.
