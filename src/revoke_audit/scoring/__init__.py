@@ -6,9 +6,10 @@ results (``4S=``, ``3NTX+1``, ``6HXX-2``).
 
 The package owns also Law 77's duplicate score (``duplicate``) and the rubber scores of the old
 codes (``rubber``), the fields after the run (``rescore``: each board's field scored before and
-after the adjustments; the boards waiting for it on disk, ``store``; its figures read back,
-``figures``; the notes of what cannot be scored, ``notes``) and the standings (``standings``;
-an event's totals as its results go by, ``totals``).
+after the adjustments; the boards waiting for it on disk, ``store``; a plain field scored
+from its rows, ``field_rows``, any other from its entries, ``by_entries``; its figures read
+back, ``figures``; the notes of what cannot be scored, ``notes``) and the standings
+(``standings``; an event's totals as its results go by, ``totals``).
 Its layer: above laws; it may import core, formats, replay and laws."""
 from __future__ import annotations
 
