@@ -50,8 +50,10 @@ def reference(fields: Fields) -> Scored:
             _teams(key, kept, fielded, results, figures)
         else:
             score_field(key, kept, method or asked, big, trim, fielded, results, figures)
-        for ordinal, first in copies.items():
-            figures.copy(ordinal, first)
+        for ordinal, first in copies.items():  # as ``Figures.copy`` did: at once, one by one
+            got = figures.get(first)
+            if got is not None:
+                figures.put(ordinal, got)
     notes.part(UNNAMED).extend(_unnamed(results))
     return Scored(figures, notes, results, dict(largest), trim)
 

@@ -67,10 +67,13 @@ class Figures:
             self._matched = stop
 
     def copy(self, ordinal: int, first: int) -> None:
-        """The board at ``ordinal`` gets the figures of the board at ``first``, if any."""
-        got = self.get(first)
-        if got is not None:
-            self.put(ordinal, got)
+        """The board at ``ordinal`` gets the figures of the board at ``first``, if it has
+        any once every field is scored (``copied``)."""
+        self._store.put_copies([(ordinal, first)])
+
+    def copied(self) -> None:
+        """Every board of ``copy`` given its first's figures: once every figure is in."""
+        self.count += self._store.copy_figures()
 
     def get(self, ordinal: int) -> tuple | None:
         """The values of the board at ``ordinal``, or None."""

@@ -228,6 +228,7 @@ def _score_all(fields: Fields) -> Scored:
             out.field(method, rows, largest.get(event, 0))
     out.put()
     out.figures.put_teams(out.results.next_late())  # the teams matches' figures
+    out.figures.copied()  # a record read twice: its first's figures
     if unnamed_scored:
         out.notes.part(UNNAMED).extend(_unnamed(out.results, unnamed))
     return Scored(out.figures, out.notes, out.results,
@@ -293,9 +294,7 @@ def _by_entries(out: _Out, key: tuple, rows: list[tuple], scored: bool, largest:
         return  # an event with no field: a hand record, not a session
     score_field(key, kept, out.method or asked, largest, out.trim, out.fielded, out.results,
                  out.figures)
-    if copies:
-        out.figures.put_teams(out.results.next_late())  # a copy's first may be a room's
-    for ordinal, first in copies.items():
+    for ordinal, first in copies.items():  # given their figures at the end (``copied``)
         out.figures.copy(ordinal, first)
 
 

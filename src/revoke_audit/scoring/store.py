@@ -58,6 +58,7 @@ class Store:
         self._db: sqlite3.Connection | None = None
         self._entries: list[tuple] = []  # entries waiting to go in
         self._figures: list[tuple] = []
+        self._copies: list[tuple[int, int]] = []  # a record read twice: (its place, its first's)
         self._results: list[tuple] = []
         self._notes: list[tuple] = []
         self._pending: list[tuple] = []  # deferred lines waiting to go in (``defer``)
@@ -98,6 +99,7 @@ class Store:
             db.execute("CREATE TABLE note (seq INTEGER PRIMARY KEY, data BLOB)")
             db.execute("CREATE TABLE pending (idx INTEGER PRIMARY KEY, ordinal INTEGER, "
                        "event INTEGER, board TEXT, line TEXT)")
+            db.execute("CREATE TABLE copy (ordinal INTEGER, first INTEGER)")
             self._db = db
         return self._db
 
@@ -107,13 +109,14 @@ class Store:
             self._db.close()
             self._db = None
         self._entries, self._figures, self._results, self._notes = [], [], [], []
+        self._copies = []
         self._pending, self.deferred, self._ready = [], 0, []
 
     def flush(self) -> None:
         """Every row waiting in memory into the database."""
         for name, rows, marks in (("entry", self._entries, 13), ("figure", self._figures, 7),
                                   ("result", self._results, 5), ("note", self._notes, 2),
-                                  ("pending", self._pending, 5)):
+                                  ("pending", self._pending, 5), ("copy", self._copies, 2)):
             if rows:
                 db = self.db()
                 db.execute("BEGIN")
@@ -389,6 +392,29 @@ class Store:
             "INSERT INTO figure SELECT e.ordinal, 2, NULL, NULL, r.before, r.after, r.method "
             "FROM result r JOIN entry e ON e.idx = r.idx WHERE r.seq >= ? AND r.seq < ? AND "
             "r.method = ?", (start, stop, method)).rowcount
+
+
+    def put_copies(self, rows: Iterable[tuple[int, int]]) -> None:
+        """Rows of ``copy``: a record read twice (its place among the board rows) and the
+        first reading's place, whose figures it takes (``copy_figures``)."""
+        self._copies.extend(rows)
+        if len(self._copies) >= _BATCH:
+            self.flush()
+
+    def copy_figures(self) -> int:
+        """Every ``copy`` given the figures of its first reading, if it has any, by the
+        database, once every field is scored (a query a copy cost 10 us each, and a vugraph
+        archive read twice is half copies); how many."""
+        self.flush()
+        if self._db is None:
+            return 0
+        db = self._db
+        db.execute("CREATE INDEX IF NOT EXISTS figure_at ON figure (ordinal)")
+        got = db.execute("INSERT INTO figure SELECT c.ordinal, f.n, f.mp, f.mp_after, f.imps, "
+                         "f.imps_after, f.method FROM copy c JOIN figure f ON f.ordinal = "
+                         "c.first").rowcount
+        db.execute("DELETE FROM copy")
+        return got
 
 
 #: An entry's columns as ``members`` and the results give them.
