@@ -178,9 +178,9 @@ class Store:
         read into an entry (``add``, with ``indexes``) only when its field may be scored
         (``waiting``).  The lines of an event already known to be scored (a board of it seen
         twice among the lines deferred lately: the two rooms of a match, a session's tables)
-        are not deferred but given back, once ``_LINES`` or more are ready, as ``waiting`` would give them
-        at the end, to be added now: the run's end, serial after the last board, reads back
-        only the rest (and the last of these first)."""
+        are not deferred but given back, once ``_LINES`` or more are ready, as ``waiting``
+        would give them at the end, to be added now: the run's end, serial after the last
+        board, reads back only the rest (and the last of these, first)."""
         start = self.count
         self.count += len(lines)
         numbers = self._numbers(events)
