@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from revoke_audit.scoring.by_entries import (_cells, once, room_notes, score_field,
                                              score_on_table)
 from revoke_audit.scoring.field import teams
-from revoke_audit.scoring.figures import Figures, Results
+from revoke_audit.scoring.figures import Figures, Results, _values
 from revoke_audit.scoring.notes import FIELDS, TABLES, UNNAMED, Notes, note
 from revoke_audit.scoring.rescore import METHODS, Fields, Scored, _score_all
 
@@ -51,7 +51,7 @@ def reference(fields: Fields) -> Scored:
         else:
             score_field(key, kept, method or asked, big, trim, fielded, results, figures)
         for ordinal, first in copies.items():  # as ``Figures.copy`` did: at once, one by one
-            got = figures.get(first)
+            got = next(map(_values, store.figures("WHERE ordinal = ?", first)), None)
             if got is not None:
                 figures.put(ordinal, got)
     notes.part(UNNAMED).extend(_unnamed(results))

@@ -132,7 +132,7 @@ def test_the_figures_read_forward_and_back_alike():
         assert list(figures.within(5, 8)) == [(5, whole[5]), (7, whole[7])]  # back again
         assert dict(figures.texts(0, 10)) == {2: "3,0.0,0.0,,,mp", 5: "3,50.0,50.0,,,mp",
                                               7: "2,,,3.0,4.0,teams", 9: "3,100.0,100.0,,,mp"}
-        assert figures.get(7) == (2, None, None, 3.0, 4.0, "teams") and figures.get(8) is None
+        assert whole[7] == (2, None, None, 3.0, 4.0, "teams") and 8 not in whole
     finally:
         store.close()
 

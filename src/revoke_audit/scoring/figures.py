@@ -22,10 +22,10 @@ _BLOCK = 4096  # the figures' rows fetched at once (``Figures._read``)
 
 class Figures:
     """Every scored board's figures (the values of ``FIELD_COLUMNS``), rows of the database.
-    ``get(ordinal)``: a board's values by its place among the run's board rows, or None;
-    ``within``, ``texts``: those of a range of places, read forward from where the last read
-    stopped (a report's rows go by in order: one pass over the figures, not a query a row);
-    ``items()``: (ordinal, values) of every board with figures."""
+    ``within``, ``texts``: the values of the boards at a range of places among the run's
+    board rows, read forward from where the last read stopped (a report's rows go by in
+    order: one pass over the figures, not a query a row); ``items()``: (ordinal, values) of
+    every board with figures."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
@@ -74,14 +74,6 @@ class Figures:
     def copied(self) -> None:
         """Every board of ``copy`` given its first's figures: once every figure is in."""
         self.count += self._store.copy_figures()
-
-    def get(self, ordinal: int) -> tuple | None:
-        """The values of the board at ``ordinal``, or None."""
-        if not self.count:
-            return None
-        for row in self._store.figures("WHERE ordinal = ?", ordinal):
-            return _values(row)
-        return None
 
     def within(self, start: int, stop: int) -> Iterator[tuple[int, tuple]]:
         """(ordinal, values) of the boards with figures at ``start`` up to ``stop``."""
