@@ -42,11 +42,15 @@ def make_card(suit: Suit, rank: int) -> Card:
     return suit * 13 + rank
 
 
+#: Each card's name (``SA``, ``HT``, ``C2``), by card int: made once, read where names are many.
+CARD_NAMES = tuple(SUITS[card // 13] + RANKS[card % 13] for card in range(52))
+
+
 def card_str(card: Card | None) -> str:
     """``SA``, ``HT``, ``C2``; ``-`` for an unknown card."""
     if card is None:
         return "-"
-    return SUITS[card // 13] + RANKS[card % 13]
+    return CARD_NAMES[card]
 
 
 def parse_seat(text: str) -> Seat | None:

@@ -33,7 +33,7 @@ per duty and trick for ``explain``; a row that does not fit the board is an ``RC
 from __future__ import annotations
 
 from dataclasses import dataclass
-from ..core.cards import RANKS, SUIT_MASKS, card_str, cards_in, holding_str, mask_of, seat_name
+from ..core.cards import CARD_NAMES, RANKS, SUIT_MASKS, holding_str, mask_of, seat_name
 from ..replay.model import PENALTY_CARD as KIND_PENALTY, RESTRICTION, Replay, RevokeFact, Trick
 from ..core.findings import Finding
 from .table_facts import (LEAD_FORBIDDEN, LEAD_REQUIRED, LOG_CODE, PENALTY_CARD, PLAY_HIGHEST,
@@ -70,14 +70,10 @@ class Binding:
 @dataclass(frozen=True, slots=True)
 class _Board:
     """What the log's rows are weighed with, gathered from the replay once before any is (each
-    seat's role is the replay's own, ``Replay.roles``): the trick each player's card went to,
-    the cards' names, and the card a highest- or lowest-card row requires where the player
-    holds the suit (Law 57A)."""
+    seat's role is the replay's own, ``Replay.roles``): the trick each player's card went to."""
 
     rp: Replay
     played_to: dict[tuple[int, int], int]  # (seat, card) -> the first trick he played it to
-    names: tuple[str, ...]  # card -> its name
-    targets: dict[int, int]  # a highest- or lowest-card row's line -> the card it requires
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +93,7 @@ class _Turn:
         return self.trick.leader == self.seat
 
     def played(self) -> str:
-        return f"{'led' if self.leads else 'played'} {self.board.names[self.card]}"
+        return f"{'led' if self.leads else 'played'} {CARD_NAMES[self.card]}"
 
 
 def apply_table_facts(rp: Replay, facts: BoardFacts | None,
@@ -108,7 +104,7 @@ def apply_table_facts(rp: Replay, facts: BoardFacts | None,
     audit, or whose record is not the play of its deal (``coherence``)."""
     if facts is None or not facts.rows or not rp.auditable or not rp.coherent:
         return []
-    board = _gather(rp, facts.rows)
+    board = _gather(rp)
     findings: list[Finding] = []
     rows = []
     for row in facts.rows:
@@ -125,19 +121,13 @@ def apply_table_facts(rp: Replay, facts: BoardFacts | None,
     return findings
 
 
-def _gather(rp: Replay, rows: list[FactRow]) -> _Board:
-    """The ``_Board`` of ``rp`` for the log's ``rows``."""
+def _gather(rp: Replay) -> _Board:
+    """The ``_Board`` of ``rp``."""
     played_to: dict[tuple[int, int], int] = {}
     for t in rp.tricks:
         for seat, card, _ in t.plays:
             played_to.setdefault((seat, card), t.number)
-    targets = {}
-    for row in rows:
-        if row.fact in (PLAY_HIGHEST, PLAY_LOWEST) and 1 <= row.trick <= len(rp.hands_at):
-            mine = rp.hands_at[row.trick - 1][row.seat] & SUIT_MASKS[row.suit]
-            if mine:
-                targets[row.line] = (max if row.fact == PLAY_HIGHEST else min)(cards_in(mine))
-    return _Board(rp, played_to, tuple(card_str(card) for card in range(52)), targets)
+    return _Board(rp, played_to)
 
 
 def _misfit(board: _Board, row: FactRow) -> str | None:
@@ -146,7 +136,7 @@ def _misfit(board: _Board, row: FactRow) -> str | None:
     be in the player's hand when the row starts to bind."""
     if row.fact != PENALTY_CARD:
         return None
-    rp, name, card = board.rp, seat_name(row.seat), board.names[row.card]
+    rp, name, card = board.rp, seat_name(row.seat), CARD_NAMES[row.card]
     role = rp.roles[row.seat]
     if role != "defender":
         return f"{name} is {role}: only a defender's card can be a penalty card (Laws 48A, 50)"
@@ -324,8 +314,9 @@ def _restriction(row: FactRow, turn: _Turn, allowed: int, style: Style) -> tuple
     which = "highest" if row.fact == PLAY_HIGHEST else "lowest"
     if not mine:
         return UNABLE, 0, f"must play his {which} {word} ({cite}): he has none ({law59})"
-    target = turn.board.targets[row.line]
-    duty = f"his {which} {word}, {turn.board.names[target]}"
+    # a suit's cards rise with the card int (``core.cards``): the highest is the mask's top bit
+    target = mine.bit_length() - 1 if row.fact == PLAY_HIGHEST else (mine & -mine).bit_length() - 1
+    duty = f"his {which} {word}, {CARD_NAMES[target]}"
     if not allowed >> target & 1:
         return UNABLE, 0, (f"must play {duty} ({cite}): not a legal play to this trick, so he "
                            f"need not ({law59})")
@@ -350,10 +341,10 @@ def _penalty(rows: list[FactRow], turn: _Turn, allowed: int, style: Style,
         label = f"exposed card {holding_str(cards)} the declarer called ({style.cite}; {log})"
     elif len(rows) == 1:
         why = "" if rows[0].grade == "major" else ", major since it lay beside another (Law 50B)"
-        label = f"major penalty card {turn.board.names[rows[0].card]} (Law 50D1{why}; {log})"
+        label = f"major penalty card {CARD_NAMES[rows[0].card]} (Law 50D1{why}; {log})"
     else:
         article = "a"
-        names = " or ".join(turn.board.names[r.card] for r in rows)
+        names = " or ".join(CARD_NAMES[r.card] for r in rows)
         label = f"penalty card, {names} (two or more are all major, Law 50B; 50D1; {log})"
     required = allowed & cards
     if not required:
@@ -367,14 +358,13 @@ def _penalty(rows: list[FactRow], turn: _Turn, allowed: int, style: Style,
 
 def _minor(row: FactRow, turn: _Turn, allowed: int, log: str) -> tuple[str, int, str]:
     """Law 50C: no other card of its suit below the rank of an honour before it."""
-    names = turn.board.names
-    card = names[row.card]
+    card = CARD_NAMES[row.card]
     low = turn.hand & _BELOW_HONOUR[row.card // 13]
     label = f"minor penalty card {card} (Law 50C; {log})"
     if turn.card == row.card:
         return KEPT, 1 << row.card, f"{label}: played it"
     if low >> turn.card & 1 and allowed >> row.card & 1:
-        return BROKEN, 1 << row.card, (f"played {names[turn.card]} before the minor penalty "
+        return BROKEN, 1 << row.card, (f"played {CARD_NAMES[turn.card]} before the minor penalty "
                                        f"card {card} (Law 50C; {log})")
     return KEPT, 1 << row.card, f"{label} lies face up: he {turn.played()}"
 
