@@ -284,3 +284,27 @@ def test_a_record_that_goes_on_past_the_stop_is_no_claim_and_establishes_by_play
             "where the replay had to stop)") in text
     assert "63A3" not in text
     assert "tricks for declarer: 10 by the Result, 10 adjusted" in text
+
+
+def test_an_unrecorded_lead_and_follower_in_one_trick_each_suit_tried():
+    """East's lead to trick 2 and North's card to it are not recorded (South's HT and West's H5
+    are; the record stops after trick 3 with a claim).  North's card may be any card of the
+    suit East led, and East may have led any suit: a spade (QJT9) lets North's SA or SK win
+    and his S2 lose; a heart (KQ) beats North's H4 or H3; a diamond (432) loses to North's
+    AKQJ; a club (876) beats his C5 C4 C3.  So East or North won, and North's card alone
+    decides it (East's lead alone never does: North's card fixes the suit led); nothing after
+    trick 2 is checked.  With North's DA marked ^L on trick 3, North won trick 2 and play goes
+    on."""
+    tricks = BASE2[:1] + ["E:- S:HT W:H5 N:-", "N:DA E:D2 S:D8 W:D6"]
+    a, got = audit(D2, "3NT", tricks, result=10, stopped=True)
+    assert got == [("RC013", "", 2, "E"), ("RC013", "", 2, "N")]
+    east, north = messages(a, "RC013")
+    assert east == ("trick 2: East's lead is not recorded, so the other cards of the trick "
+                    "cannot be checked for revokes")
+    assert north == ("trick 2: North's card is not recorded; who won trick 2 depends on it, "
+                     "so nothing after it can be checked")
+    assert a.replay.stopped_at == 2 and a.replay.tricks[1].winner is None
+    tricks[2] = "N:^LDA E:D2 S:D8 W:D6"
+    a, got = audit(D2, "3NT", tricks, result=10, stopped=True)
+    assert a.replay.stopped_at is None and a.replay.tricks[1].winner == 0
+    assert len(a.replay.complete_tricks) == 3
