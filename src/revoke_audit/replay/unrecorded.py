@@ -48,6 +48,8 @@ class Gaps:
     unreadable: set[tuple[int, int]] = field(default_factory=set)  # (trick, seat): PS116 token
     deciding: dict[int, set[int]] = field(default_factory=dict)  # trick -> the seats whose
     # unrecorded card decides who won it (``possible_winners``)
+    options: dict[int, dict[int | None, list[int]]] = field(default_factory=dict)  # the trick
+    # under way: seat -> suit led (None: he leads) -> the cards his unrecorded one may be
 
     @classmethod
     def of(cls, plays: list[Play]) -> Gaps:
@@ -114,7 +116,7 @@ def _play_cards(r: Replay, hands: list[int], trick: Trick, by_seat: dict[int, Pl
                 break
             known = _deduce(r, trick, before[seat], seat, p, gaps)
             if known is None:
-                _hide(trick, seat, p, gaps)
+                _hide(trick, seat, p, gaps, before[seat])
                 continue
             p = known
         judged = trick.leader not in trick.unknown  # no suit led to follow: no revoke
@@ -137,7 +139,7 @@ def _close(r: Replay, trick: Trick, hands: list[int], gaps: Gaps, following: lis
     if not trick.unknown:
         close_trick(r, trick)
         return True
-    won = _possible_winners(trick, r.hands_at[-1], gaps, r.trump) or set()
+    won = _possible_winners(trick, gaps, r.trump) or set()
     _settle(trick, hands, gaps)
     marked = [p.seat for p in following if "L" in p.marks and p.seat in won]
     if len(won) == 1 or marked:
@@ -169,13 +171,13 @@ def _stops_here(trick: Trick, by_seat: dict[int, Play], i: int, last: bool) -> b
     return all(by_seat.get(s) is None or by_seat[s].card is None for s in later)
 
 
-def _possible_winners(trick: Trick, hands: tuple[int, ...], gaps: Gaps,
-                     trump: int | None) -> set[int] | None:
+def _possible_winners(trick: Trick, gaps: Gaps, trump: int | None) -> set[int] | None:
     """The seats that may have won ``trick`` (four cards, some unrecorded), trying every
-    candidate for each unrecorded card; None when there are too many lines to try."""
+    candidate for each unrecorded card (``Gaps.options``); None when there are too many lines
+    to try."""
     known = {s: c for s, c, _ in trick.plays}
     order = [(trick.leader + k) % 4 for k in range(4)]
-    lines = islice(_lines(order, known, hands, gaps, []), MAX_LINES + 1)
+    lines = islice(_lines(order, known, gaps, []), MAX_LINES + 1)
     won: set[int] = set()
     seen: list[tuple[list[int], int]] = []
     for n, cards in enumerate(lines):
@@ -204,23 +206,29 @@ def _deciding(order: list[int], known: dict[int, int], seen: list[tuple[list[int
     return out or {order[i] for i in hidden}
 
 
-def _lines(order: list[int], known: dict[int, int], hands: tuple[int, ...], gaps: Gaps,
-           cards: list[int]):
+def _lines(order: list[int], known: dict[int, int], gaps: Gaps, cards: list[int]):
     """Every sequence of four cards the trick may have been, in time order."""
     if len(cards) == 4:
         yield list(cards)
         return
     seat = order[len(cards)]
     led = cards[0] // 13 if cards else None
-    options = [known[seat]] if seat in known else gaps.candidates(hands[seat], seat, led)
+    options = [known[seat]] if seat in known else gaps.options[seat][led]
     for card in options:
         cards.append(card)
-        yield from _lines(order, known, hands, gaps, cards)
+        yield from _lines(order, known, gaps, cards)
         cards.pop()
 
 
-def _hide(trick: Trick, seat: int, p: Play, gaps: Gaps) -> None:
-    """Note ``seat``'s card to ``trick`` as not recorded."""
+def _hide(trick: Trick, seat: int, p: Play, gaps: Gaps, hand: int) -> None:
+    """Note ``seat``'s card to ``trick`` as not recorded, and what it may have been
+    (``Gaps.candidates``; ``hand``: his before the trick): on the lead, for no suit led; after
+    a lead the trick shows, for its suit; after a lead not recorded, for each suit it may be."""
+    if seat == trick.leader:
+        led: tuple[int | None, ...] = (None,)
+    else:
+        led = tuple(range(4)) if trick.leader in trick.unknown else (trick.suit_led,)
+    gaps.options[seat] = {suit: gaps.candidates(hand, seat, suit) for suit in led}
     trick.unknown.append(seat)
     gaps.lines[seat] = p.line
     if UNREADABLE in p.marks:
