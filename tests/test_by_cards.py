@@ -12,7 +12,8 @@ from revoke_audit.core.cards import SUIT_MASKS
 from revoke_audit.ruling.options import AuditOptions
 from revoke_audit.replay import replay
 from revoke_audit.replay import by_cards
-from revoke_audit.replay.by_cards import RangeUnknown, Search, _range, exact_range, settled_winner
+from revoke_audit.replay.by_cards import (RangeUnknown, Search, every_line_range, exact_range,
+                                         settled_winner)
 
 
 def _audit(deal, tricks, result, discovered="table"):
@@ -135,25 +136,25 @@ def _random_position(rnd, tricks, started):
 @pytest.mark.parametrize("seed", range(40))
 def test_the_search_agrees_with_trying_every_line(seed):
     """Equivalent cards played once, the sure trump tricks, the remembered positions: none
-    changes the range that trying every line gives (``_range``)."""
+    changes the range that trying every line gives (``every_line_range``)."""
     rnd = random.Random(seed)
     hands, leader, started = _random_position(rnd, rnd.choice((2, 3, 4)), rnd.randrange(3))
     trump = rnd.choice((None, 0, 1, 2, 3))
     side = rnd.randrange(2)
-    assert Search(trump, side).range(hands, leader, started) == _range(
+    assert Search(trump, side).range(hands, leader, started) == every_line_range(
         hands, leader, started, trump, side)
 
 
 @pytest.mark.parametrize("seed", range(40))
 def test_differs_says_whether_the_range_is_one_number(seed):
     """``Search.differs(value)``: some line gives another count than ``value`` - exactly when
-    the range (every line tried, ``_range``) is not ``(value, value)``, for values inside the
-    range and one either side of it."""
+    the range (every line tried, ``every_line_range``) is not ``(value, value)``, for values
+    inside the range and one either side of it."""
     rnd = random.Random(2000 + seed)
     hands, leader, started = _random_position(rnd, rnd.choice((2, 3, 4)), rnd.randrange(3))
     trump = rnd.choice((None, 0, 1, 2, 3))
     side = rnd.randrange(2)
-    low, high = _range(hands, leader, started, trump, side)
+    low, high = every_line_range(hands, leader, started, trump, side)
     for value in range(low - 1, high + 2):
         assert Search(trump, side).differs(hands, leader, started, value) == (
             (low, high) != (value, value))
@@ -274,7 +275,7 @@ def test_a_claim_the_cards_do_not_settle_is_not_searched(monkeypatch):
     def no_search(*args):
         raise AssertionError("searched a claim two plain lines settle")
 
-    monkeypatch.setattr(by_cards, "_range", no_search)
+    monkeypatch.setattr(by_cards, "every_line_range", no_search)
     assert by_cards.settled_tricks(rp) is None
 
 
@@ -323,7 +324,7 @@ def test_at_end_of_a_clean_board_never_searches(monkeypatch):
     def no_search(*args):
         raise AssertionError("searched a clean board")
 
-    monkeypatch.setattr(by_cards, "_range", no_search)
+    monkeypatch.setattr(by_cards, "every_line_range", no_search)
     monkeypatch.setattr(by_cards, "searched_range", no_search)
     cards = by_cards.at_end(replay(board(COVER_DEAL, "6NT", "S", COVER_PLAY, claim=12)))
     assert cards.span is None and cards.settled is None

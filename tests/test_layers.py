@@ -2,8 +2,9 @@
 pyproject.toml (``[tool.importlinter]``: core < formats < replay < laws < scoring < ruling <
 reports < engine < cli, and two ``forbidden`` ones) and passes; a copy of the package with one
 deliberate upward import makes it fail, so the check can fail; the package root keeps at most
-five modules, every layer package says in its docstring what it owns, and no source file
-is over 500 lines."""
+five modules, every layer package says in its docstring what it owns, no source file is over
+500 lines, and no layer imports another layer's private names (a leading ``_``): what a layer
+gives the others is its public surface."""
 import ast
 import os
 import re
@@ -82,3 +83,40 @@ def test_no_source_file_is_over_500_lines():
     long = {str(p.relative_to(PACKAGE)): n for p in sources
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
     assert not long, long
+
+
+def private_imports(package: Path) -> list[str]:
+    """``module <- source.name`` for every name with one leading ``_`` a module of ``package``
+    imports from a module of another layer (relative or absolute imports)."""
+    found = []
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        here = parts[:-1] if path.name == "__init__.py" else parts
+        base = here if path.name == "__init__.py" else here[:-1]  # where ``from .`` starts
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            named = tuple(filter(None, (node.module or "").split(".")))
+            source = base[:len(base) - node.level + 1] + named if node.level else named
+            if source[:1] != (package.name,) or source[1:2] == here[1:2]:
+                continue  # not ours, or the same layer
+            found += [f"{'.'.join(here)} <- {'.'.join(source)}.{a.name}" for a in node.names
+                      if a.name.startswith("_") and not a.name.startswith("__")]
+    return sorted(found)
+
+
+def test_no_layer_imports_another_layers_private_names():
+    assert private_imports(PACKAGE) == []
+
+
+def test_a_private_import_across_layers_is_found(tmp_path):
+    """The check can fail: the lane importing a private helper of ``replay`` is reported; one
+    inside a layer (``replay.tricks`` from ``replay.unrecorded``) is that layer's own affair."""
+    copy = tmp_path / "revoke_audit"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    lane = copy / "engine" / "lane" / "vugraph.py"
+    lane.write_text(lane.read_text() + "\nfrom ...replay.by_cards import _from_lead\n")
+    tricks = copy / "replay" / "tricks.py"
+    tricks.write_text(tricks.read_text() + "\nfrom .unrecorded import _close\n")
+    assert private_imports(copy) == [
+        "revoke_audit.engine.lane.vugraph <- revoke_audit.replay.by_cards._from_lead"]

@@ -37,7 +37,7 @@ def decodable(text: str) -> str:
 #: and carriage return that some strip before looking).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: Cells that get a leading quote: a formula's start, and a quote itself, so that taking one
-#: leading quote away on reading (``frames.typed``, ``rescore._text``) is always the inverse.
+#: leading quote away on reading (``frames.typed``, ``rescore.cell_text``) is always the inverse.
 QUOTED_START = FORMULA_START + ("'",)
 
 

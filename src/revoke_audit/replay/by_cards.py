@@ -62,7 +62,7 @@ def cards_range(rp: Replay, exact_cards: int = EXACT_CARDS) -> tuple[int, int] |
     if exact_cards > EXACT_CARDS:
         lo, hi = Search(rp.trump, rp.declarer % 2).range(hands, leader, started)
     else:
-        lo, hi = _range(hands, leader, started, rp.trump, rp.declarer % 2)
+        lo, hi = every_line_range(hands, leader, started, rp.trump, rp.declarer % 2)
     return won + lo, won + hi
 
 
@@ -206,8 +206,8 @@ def _seats_played(leader: Seat, started: tuple[int, ...]) -> set[int]:
     return {(leader + i) % 4 for i in range(len(started))}
 
 
-def _range(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...], trump: int | None,
-           side: int) -> tuple[int, int]:
+def every_line_range(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...],
+                     trump: int | None, side: int) -> tuple[int, int]:
     """(fewest, most) tricks ``side`` takes from this position: the trick begun finished every
     legal way, then every later trick (``_from_lead``)."""
     if not any(hands):
@@ -224,8 +224,9 @@ def _range(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...], trum
 @lru_cache(maxsize=4096)
 def _from_lead(hands: tuple[Hand, ...], leader: Seat, trump: int | None,
                side: int) -> tuple[int, int]:
-    """``_range`` from the start of a trick (remembered: many lines reach the same position)."""
-    return _range(hands, leader, (), trump, side)
+    """``every_line_range`` from the start of a trick (remembered: many lines reach the same
+    position)."""
+    return every_line_range(hands, leader, (), trump, side)
 
 
 def _on_turn(hands: tuple[Hand, ...], leader: Seat, started: tuple[int, ...]

@@ -30,13 +30,13 @@ def stated_result(rec: BoardRecord, rp: Replay, adjusted: int | None
                 "RC023", f"Result says {rec.result_stated} tricks for declarer but the play gives "
                 f"{played}", rec.result_line or rec.line))
     if rec.lin_result:
-        return _vugraph_result(rec, rec.lin_result, played, adjusted, stated, findings)
+        return vugraph_result(rec, rec.lin_result, played, adjusted, stated, findings)
     if rec.claim is not None:
         stated = rec.claim
     return stated, findings
 
 
-def _vugraph_result(rec: BoardRecord, text: str, played: int | None, adjusted: int | None,
+def vugraph_result(rec: BoardRecord, text: str, played: int | None, adjusted: int | None,
                     stated: int | None, findings: list[Finding]
                     ) -> tuple[int | None, list[Finding]]:
     """A vugraph ``rs`` entry (``4SN-1``) against the play's contract, declarer and tricks."""

@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ..core.visible import safe_cell
-from ..scoring.rescore import Fields, _text, stated_score
+from ..scoring.rescore import Fields, cell_text, stated_score
 from ..scoring.notes import Note, summary_lines
 from .rows import BOARD_COLUMNS, FINDING_COLUMNS, CleanRun, LeanRow, Rendered, run_tags
 
@@ -108,7 +108,7 @@ def add(fields: Fields, r: Rendered) -> None:
         split = csv.reader(lines) if '"' in text else (line.split(",", _LAST) for line in lines)
         cells, quoted = list(map(_CELLS, split)), "'" in text
     else:
-        cells, quoted = [tuple(_text(safe_cell(v)) for v in _ROW(_signed(r.row)))], True
+        cells, quoted = [tuple(cell_text(safe_cell(v)) for v in _ROW(_signed(r.row)))], True
     if cells:
         gather(fields, fields.boards, cells, run_tags(r), quoted)
     fields.boards += r.boards
@@ -141,13 +141,13 @@ def gather(fields: Fields, start: int, rows: list[tuple[str, ...]], tags: dict,
     """Boards at ``start`` onwards as their boards.csv cells (``_WANTED``) into ``fields``,
     column by column: those with a duplicate score (as played or adjusted, else as stated
     when no play is recorded) and a board number.  ``tags``: ``FieldTags`` by a board's
-    place; ``quoted``: a cell may keep the quote ``_text`` takes away; ``places``: deferred
+    place; ``quoted``: a cell may keep the quote ``cell_text`` takes away; ``places``: deferred
     lines' places and ordinals (``_read_back``), in place of ``start`` onwards."""
     columns = raw = list(zip(*rows))
     if quoted:
         columns = list(raw)
         for c in _QUOTABLE:
-            columns[c] = tuple(map(_text, columns[c]))
+            columns[c] = tuple(map(cell_text, columns[c]))
     (source, line, game, event, date, board, room, vul, declarer, contract, play, tricks,
      score, adjusted, status, scoring, north, east, south, west) = columns
     kept = [i for i, (s, b, st) in enumerate(zip(scoring, board, status))

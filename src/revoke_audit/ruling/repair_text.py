@@ -17,7 +17,7 @@ from typing import Callable, Iterator, Sequence
 from ..core.cards import SEATS, card_str, deal_str, parse_card
 from ..core.record import BoardRecord
 from ..formats.lin.values import read_md_hands
-from ..formats.lin.write import _lin_hand
+from ..formats.lin.write import lin_hand
 from ..replay import Replay
 from ..replay.coherence import Mend, turns
 
@@ -339,7 +339,7 @@ def _deal_edit(text: _Text, rec: BoardRecord, hands: tuple[int, ...]) -> Edit | 
     dealer = value[0] if value[:1].isdigit() else ""
     seats = (2, 3, 0, 1)  # S, W, N, E
     body = value[len(dealer):].rstrip(",")
-    written = ",".join(_lin_hand(hands[s]) for s in seats[:max(3, body.count(",") + 1)])
+    written = ",".join(lin_hand(hands[s]) for s in seats[:max(3, body.count(",") + 1)])
     return [(i + m.start(1), i + m.end(1), (dealer + written).encode("ascii"))]
 
 

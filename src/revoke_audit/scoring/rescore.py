@@ -174,7 +174,7 @@ class Fields:
         self.close()
 
 
-def _text(value: object) -> str:
+def cell_text(value: object) -> str:
     """A cell as boards.csv writes it (control characters escaped), without the quote that
     keeps a spreadsheet from reading a name as a formula: the same from a row or a line."""
     text = "" if value is None else str(value)
@@ -393,5 +393,5 @@ def _unnamed(results: Results, unnamed: set[int]) -> Iterator[Note]:
 
 def place(source: object, line: object, game: object) -> tuple[str, int, int]:
     """A board's place (source, line, game) as its ``Entry`` keeps it, from its row's values."""
-    return _text(safe_cell(source)), int(line or 0), int(game or 0)
+    return cell_text(safe_cell(source)), int(line or 0), int(game or 0)
 

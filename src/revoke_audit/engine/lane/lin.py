@@ -12,7 +12,7 @@ import re
 
 from ...core.auction import derive_contract, parse_contract
 from ...core.cards import NOTRUMP
-from ...formats.lin.board import _AH_BOARD, _VUL_OF
+from ...formats.lin.board import AH_BOARD, VUL_OF
 from ...formats.lin.plain import PlainLine
 from ...formats.lin.values import parse_calls
 from ...formats.lin.vugraph import names_nesw
@@ -41,7 +41,7 @@ def plain_row(pl: PlainLine, options: AuditOptions, lean: bool = False
     LIN has none; ``common.board_row``)."""
     m = _HEAD.match(pl.text)
     names, md, ah, sv = m.groups()
-    vul = _VUL_OF.get(sv.strip().lower())
+    vul = VUL_OF.get(sv.strip().lower())
     deal = kernel.lin_deal(md)  # ``read_md_hands`` with no problem and every hand known
     if vul is None or deal is None:
         return None  # PS209, an md problem, or a hand unknown
@@ -64,7 +64,7 @@ def plain_row(pl: PlainLine, options: AuditOptions, lean: bool = False
         laws = kept(_EDITIONS, options.laws, duplicate_edition("", "", options.laws))
     if tricks is None or laws is None:
         return None
-    title = _AH_BOARD.match(ah.strip())
+    title = AH_BOARD.match(ah.strip())
     row = board_row(pl.source, pl.line, pl.game, "", "", title.group(1) if title else "", "",
                     dealer, vul, declarer, contract, tricks, claim, laws,
                     names_nesw([n.strip() for n in names.split(",")]), lean)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ...core.auction import derive_contract, parse_contract
 from ...core.cards import NOTRUMP, parse_seat
-from ...formats.pbn.build import _contract, _dealer, _declarer, _result, _vulnerable
+from ...formats.pbn.build import contract_of, dealer_of, declarer_of, result_of, vulnerable_of
 from ...formats.pbn.plain import PlainGame
 from ...formats.pbn.sections import read_auction
 from ...ruling.options import AuditOptions
@@ -96,7 +96,7 @@ def _header(values: tuple) -> tuple | None:
     if result is None:
         stated = None
     elif result.isdigit() and len(result) <= 2:
-        stated = int(result)  # what ``build._result`` reads of a plain number
+        stated = int(result)  # what ``build.result_of`` reads of a plain number
         if stated > 13:
             return None  # PS113
     else:
@@ -117,9 +117,9 @@ def _seats(dealer_tag, vul_tag, declarer_tag, contract_tag, play_tag) -> tuple |
     d = Problems()
     tags = _tags(Dealer=dealer_tag, Vulnerable=vul_tag, Declarer=declarer_tag,
                  Contract=contract_tag)
-    dealer, vul = _dealer(tags, {}, d), _vulnerable(tags, {}, d)
-    declarer, swapped = _declarer(tags, {}, d)
-    contract = _contract(tags, {}, d)
+    dealer, vul = dealer_of(tags, {}, d), vulnerable_of(tags, {}, d)
+    declarer, swapped = declarer_of(tags, {}, d)
+    contract = contract_of(tags, {}, d)
     if d or declarer is None or contract is None or swapped or contract == "Pass":
         return None
     if play_tag is None or parse_seat(play_tag) != (declarer + 1) % 4:
@@ -142,5 +142,5 @@ def _result_of(result: str, declarer: int, contract: str) -> int | None:
     """Declarer's tricks as ``build`` reads a Result; None when it files a problem, gives none,
     or the result is marked ``^``."""
     d = Problems()
-    stated, flagged = _result({"Result": result}, {}, declarer, contract, d)
+    stated, flagged = result_of({"Result": result}, {}, declarer, contract, d)
     return None if d or flagged else stated

@@ -18,10 +18,10 @@ import re
 
 from ...core.cards import winning_index
 from ...formats.lin.block import PlainBlock
-from ...formats.lin.board import _CLAIM, _QX, _VUL_OF
+from ...formats.lin.board import CLAIM, QX, VUL_OF
 from ...formats.lin.values import CARD_OF
-from ...replay.by_cards import EXACT_CARDS, EXACT_TRICKS, _range, played_counts
-from ...replay.checks import _vugraph_result
+from ...replay.by_cards import EXACT_CARDS, EXACT_TRICKS, every_line_range, played_counts
+from ...replay.checks import vugraph_result
 from ...ruling.options import AuditOptions
 from ...reports.rows import Rendered
 from .common import _CLAIMED, _PLAYED, board_row, duplicate_edition, memo
@@ -53,7 +53,7 @@ def _plain_row(pb: PlainBlock, options: AuditOptions) -> Rendered | None:
     deal = _DEALS.get(md, _MISSING)
     if deal is _MISSING:
         deal = _remember(_DEALS, md, kernel.lin_deal(md))
-    vul = _VUL_OF.get(values[keys.index("sv")].strip().lower())
+    vul = VUL_OF.get(values[keys.index("sv")].strip().lower())
     if deal is None or vul is None:
         return None  # PS209, an md problem, or a hand unknown
     dealer, hands = deal
@@ -130,7 +130,7 @@ def _rs(rs: str, contract: str, declarer: int, tricks: int) -> tuple[int | None,
     """(the stated tricks, whether RC024 is found) of an ``rs`` entry against the play's
     contract, declarer and tricks (``replay.checks``)."""
     rec = SimpleNamespace(contract=contract, declarer=declarer, line=0)
-    stated, found = _vugraph_result(rec, rs, tricks, tricks, None, [])
+    stated, found = vugraph_result(rec, rs, tricks, tricks, None, [])
     return stated, bool(found)
 
 
@@ -175,14 +175,14 @@ def _settled(hands: tuple[int, int, int, int], cards: list[int], declarer: int,
     side = declarer & 1
     if len(played_counts(at, leader, started, trump, side)) > 1:
         return None
-    lo, hi = _range(at, leader, started, trump, side)
+    lo, hi = every_line_range(at, leader, started, trump, side)
     return won + lo if lo == hi else None
 
 
 def _room_board(qx: str) -> tuple[str, str]:
     """The room and board number of a ``qx`` value, as ``board.BoardReader`` reads them."""
     v = qx.strip()
-    m = _QX.match(v)
+    m = QX.match(v)
     if m:
         return ("open" if m.group(1) in "oO" else "closed"), (m.group(2).lstrip("0") or "0")
     return "", v.split(",")[0].strip()[:50]
@@ -192,5 +192,5 @@ def _claim(values: list[str]) -> int | None:
     """Declarer's total tricks of the board's ``mc`` values, when there is one, readable."""
     if len(values) != 1:
         return None
-    m = _CLAIM.match(values[0])
+    m = CLAIM.match(values[0])
     return int(m.group(1)) if m and int(m.group(1)) <= 13 else None

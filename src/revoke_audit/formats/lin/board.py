@@ -18,11 +18,11 @@ from .vugraph import Header, names_nesw
 
 MAX_ITEMS = 5000  # calls + cards kept per board; the rest is skipped (PS006)
 
-_VUL_OF = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
+VUL_OF = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
 
-_QX = re.compile(r"^\s*([ocOC])\s*(\d+)\s*(?:,|$)")
-_AH_BOARD = re.compile(r"^\s*board\s*(\S+)", re.IGNORECASE)
-_CLAIM = re.compile(r"^\s*(\d{1,2})\s*$")
+QX = re.compile(r"^\s*([ocOC])\s*(\d+)\s*(?:,|$)")
+AH_BOARD = re.compile(r"^\s*board\s*(\S+)", re.IGNORECASE)
+CLAIM = re.compile(r"^\s*(\d{1,2})\s*$")
 
 BOARD_KEYS = frozenset(("pn", "qx", "md", "mb", "pc", "mc", "sv", "ah"))
 HANDLED = BOARD_KEYS | {"vg", "rs"}  # every other key is display or commentary: skipped
@@ -213,7 +213,7 @@ class BoardReader:
         b.has_qx = True
         v = value.strip()
         b.tags["qx"] = v[:100]
-        m = _QX.match(v)
+        m = QX.match(v)
         if m:
             b.room = "open" if m.group(1) in "oO" else "closed"
             b.qx_board = m.group(2).lstrip("0") or "0"
@@ -227,7 +227,7 @@ class BoardReader:
         if b is None:
             return
         b.has_action = True
-        m = _CLAIM.match(value)
+        m = CLAIM.match(value)
         if m and int(m.group(1)) <= 13:
             b.claim = int(m.group(1))
             b.claim_line = line
@@ -240,7 +240,7 @@ class BoardReader:
         b = self._open(line)
         if b is None:
             return
-        vul = _VUL_OF.get(value.strip().lower())
+        vul = VUL_OF.get(value.strip().lower())
         if vul is None:
             b.diag("PS209", f"unreadable vulnerability {value.strip()[:20]!r} in sv", line)
         b.vul = vul
@@ -254,7 +254,7 @@ class BoardReader:
         v = value.strip()
         if "ah" not in b.tags:
             b.tags["ah"] = v[:100]
-        m = _AH_BOARD.match(v)
+        m = AH_BOARD.match(v)
         if m and not b.ah_board:
             b.ah_board = m.group(1)
             if not b.qx_board:

@@ -8,7 +8,7 @@ _LIN_DEALER = {SOUTH: "1", WEST: "2", NORTH: "3", EAST: "4"}
 _LIN_VUL = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
 
 
-def _lin_hand(mask: int | None) -> str:
+def lin_hand(mask: int | None) -> str:
     """A hand as ``S..H..D..C..`` with ranks high to low; "" when unknown."""
     if mask is None:
         return ""
@@ -34,11 +34,11 @@ def _md(record: BoardRecord) -> str:
     """The ``md`` pair: dealer digit, then S, W, N (and E unless it is the rest of the deck)."""
     hands = record.hands
     dealer = _LIN_DEALER.get(record.dealer, "") if record.dealer is not None else ""
-    swn = ",".join(_lin_hand(hands[seat]) for seat in (SOUTH, WEST, NORTH))
+    swn = ",".join(lin_hand(hands[seat]) for seat in (SOUTH, WEST, NORTH))
     s, w, n, e = hands[SOUTH], hands[WEST], hands[NORTH], hands[EAST]
     derivable = (None not in (s, w, n, e) and s.bit_count() == w.bit_count() == n.bit_count() == 13
                  and (s | w | n).bit_count() == 39 and e == FULL_DECK ^ (s | w | n))
-    east = "" if derivable else _lin_hand(e)
+    east = "" if derivable else lin_hand(e)
     return f"md|{dealer}{swn},{east}|rh||"
 
 

@@ -37,14 +37,14 @@ def build_record(g: Game, tags: Tags, source: str, game_no: int) -> BoardRecord:
         g.add(Finding(code, msg, line))
 
     get = tags.get
-    dealer = _dealer(tags, lines, d)
-    vul = _vulnerable(tags, lines, d)
+    dealer = dealer_of(tags, lines, d)
+    vul = vulnerable_of(tags, lines, d)
     hands = _deal(tags, lines, d)
-    declarer, swapped = _declarer(tags, lines, d)
-    contract = _contract(tags, lines, d)
+    declarer, swapped = declarer_of(tags, lines, d)
+    contract = contract_of(tags, lines, d)
     calls, dealer, contract_derived, declarer_derived = _auction_tag(g, tags, dealer, d)
     decl = declarer if declarer is not None else declarer_derived
-    result, flagged = _result(tags, lines, decl, contract or contract_derived, d)
+    result, flagged = result_of(tags, lines, decl, contract or contract_derived, d)
     leader, play, stopped = _play_tag(
         g, tags, decl, swapped, contract if contract is not None else contract_derived, d)
     return BoardRecord(
@@ -70,7 +70,7 @@ def _given(tags: Tags, name: str) -> str | None:
 
 
 # --- board: Dealer, Vulnerable, Deal ----------------------------------------------------------
-def _dealer(tags: Tags, lines: Lines, d: Diag) -> int | None:
+def dealer_of(tags: Tags, lines: Lines, d: Diag) -> int | None:
     """The Dealer seat (PS109 when not a seat)."""
     v = _given(tags, "Dealer")
     if v is None:
@@ -81,7 +81,7 @@ def _dealer(tags: Tags, lines: Lines, d: Diag) -> int | None:
     return dealer
 
 
-def _vulnerable(tags: Tags, lines: Lines, d: Diag) -> str | None:
+def vulnerable_of(tags: Tags, lines: Lines, d: Diag) -> str | None:
     """None/NS/EW/All from the usual spellings (PS110 otherwise)."""
     v = _given(tags, "Vulnerable")
     if v is None:
@@ -110,7 +110,7 @@ def _deal(tags: Tags, lines: Lines, d: Diag) -> tuple | None:
 
 
 # --- contract: Declarer, Contract -------------------------------------------------------------
-def _declarer(tags: Tags, lines: Lines, d: Diag) -> tuple[int | None, bool]:
+def declarer_of(tags: Tags, lines: Lines, d: Diag) -> tuple[int | None, bool]:
     """(declarer seat, swapped): ``^N`` marks a declarer on the wrong side (swapped)."""
     v = _given(tags, "Declarer")
     if v is None:
@@ -125,7 +125,7 @@ def _declarer(tags: Tags, lines: Lines, d: Diag) -> tuple[int | None, bool]:
     return declarer, swapped
 
 
-def _contract(tags: Tags, lines: Lines, d: Diag) -> str | None:
+def contract_of(tags: Tags, lines: Lines, d: Diag) -> str | None:
     """The stated contract, normalised (PS112 when unreadable)."""
     v = _given(tags, "Contract")
     if v is None:
@@ -162,7 +162,7 @@ def _auction_tag(g: Game, tags: Tags, dealer: int | None, d: Diag
 
 
 # --- Result ------------------------------------------------------------------------------------
-def _result(tags: Tags, lines: Lines, declarer: int | None, contract: str | None,
+def result_of(tags: Tags, lines: Lines, declarer: int | None, contract: str | None,
             d: Diag) -> tuple[int | None, bool]:
     """(declarer's tricks, flagged ``^``): a number, or tricks by side (``NS 9 EW 4``)."""
     v = _given(tags, "Result")
