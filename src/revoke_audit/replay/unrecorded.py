@@ -48,8 +48,9 @@ class Gaps:
     unreadable: set[tuple[int, int]] = field(default_factory=set)  # (trick, seat): PS116 token
     deciding: dict[int, set[int]] = field(default_factory=dict)  # trick -> the seats whose
     # unrecorded card decides who won it (``possible_winners``)
-    options: dict[int, dict[int | None, list[int]]] = field(default_factory=dict)  # the trick
-    # under way: seat -> suit led (None: he leads) -> the cards his unrecorded one may be
+    options: dict[int, dict[int | None, list[int]]] = field(default_factory=dict)  # seat ->
+    # suit led (None: he leads) -> the cards his unrecorded one may be; set by ``_hide`` in
+    # the trick under way, and read only for that trick's hidden seats
 
     @classmethod
     def of(cls, plays: list[Play]) -> Gaps:

@@ -265,7 +265,8 @@ class Store:
 
     def _numbers(self, values: Sequence[tuple], made=None) -> list[int]:
         """The number of each of ``values`` (``number``; a new one kept as ``made`` makes
-        it)."""
+        it: ``Shared._make``, a named tuple, which hashes and compares as the plain tuple it
+        is made from, so the book finds it by either)."""
         book = self._shared if made is None else self._sources
         got = list(map(book.get, values))
         if None in got:  # each new value numbered once, in the order it first comes
